@@ -1,0 +1,25 @@
+{#- Net effect per key of the change-feed rows a refresh consumes (several batches may touch one
+    key): the first change tells what the row was before, the last what it is now; the shared
+    net table (delta_model().net) maps that pair to one of the six sets, or to no change.
+    Output: key, attributes (new image; the old image for `del`), _pdelta_before (old image
+    where known) and _pdelta_type. -#}
+{% macro net_effect_sql(changes, key, attrs) %}
+  {%- set dm = pdelta.delta_model() -%}
+  {%- set q = adapter.quote -%}
+  {%- set img -%}struct({% for c in attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){%- endset -%}
+  {%- set before -%}struct({% for c in attrs %}`_pdelta_before`.{{ q(c) }} as {{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){%- endset -%}
+  select {% for k in key %}{{ q(k) }}, {% endfor %}
+         case{% for b, a, t in dm['net'] %}
+           when first_before = '{{ b }}' and last_after = '{{ a }}' then {% if t %}'{{ t }}'{% else %}null{% endif %}{% endfor %}
+         end as `_pdelta_type`,
+         last_image, first_old_image
+  from (
+    select {% for k in key %}{{ q(k) }}, {% endfor %}
+           case min_by(`_pdelta_type`, `_pdelta_seq`){% for t, b in dm['before'].items() %} when '{{ t }}' then '{{ b }}'{% endfor %} end as first_before,
+           case max_by(`_pdelta_type`, `_pdelta_seq`){% for t, a in dm['after'].items() %} when '{{ t }}' then '{{ a }}'{% endfor %} end as last_after,
+           max_by({{ img }}, `_pdelta_seq`) as last_image,
+           min_by(case `_pdelta_type` when 'del' then {{ img }} when 'upd' then {{ before }} end, `_pdelta_seq`) as first_old_image
+    from {{ changes }}
+    group by {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  ) as per_key
+{%- endmacro %}

@@ -1,0 +1,96 @@
+{#- Composes the rules into the incremental plan of one refresh: a list of [cte_name, sql]
+    pairs, one per rule term, in dependency order. The last three are the view's
+    `v__delta`, `v__nabla` (ΔV/∇V) and `v__changes` (six sets, canonical feed shape).
+
+    view:   normalized declaration (normalize_declaration)
+    inputs: alias -> {state, changes: relation names; columns: [[name, type]] of the state;
+                      lo: last consumed sequence or none; hi: upper bound of this refresh}
+
+    Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
+    -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
+    columns to `X__col`). Then one join step per non-root relation, root first (jN__*), and
+    the view's projection (v__delta, v__nabla) and Fig. 6 (v__changes). -#}
+{% macro refresh_plan(view, inputs) %}
+  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs)) }}
+{% endmacro %}
+
+{% macro default__refresh_plan(view, inputs) %}
+  {%- set q = adapter.quote -%}
+  {%- set ctes = [] -%}
+  {%- set prj = {} -%}
+  {%- for alias in view['order'] -%}
+    {%- set r = view['relations'][alias] -%}
+    {%- set inp = inputs[alias] -%}
+    {%- set key = r['key'] -%}
+    {%- set attrs = [] -%}
+    {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
+    {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
+    {%- set range_sql -%}
+      select {% for c in feed_cols %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+      from {{ inp['changes'] }}
+      where {% if inp['hi'] is none %}false{% else %}{% if inp['lo'] is not none %}`_pdelta_seq` > {{ inp['lo'] | int }} and {% endif %}`_pdelta_seq` <= {{ inp['hi'] | int }}{% endif %}
+    {%- endset -%}
+    {%- do ctes.append([alias ~ '__changes', range_sql]) -%}
+    {%- do ctes.append([alias ~ '__net_effect', pdelta.net_effect_sql(alias ~ '__changes', key, attrs)]) -%}
+    {%- do ctes.append([alias ~ '__delta', pdelta.six_sets_to_delta_sql(alias ~ '__net_effect', key, attrs)]) -%}
+    {%- do ctes.append([alias ~ '__nabla', pdelta.six_sets_to_nabla_sql(alias ~ '__net_effect', key, attrs)]) -%}
+    {%- set new_sql -%}select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ inp['state'] }}{%- endset -%}
+    {%- do ctes.append([alias ~ '__new', new_sql]) -%}
+    {%- set cur = alias ~ '__' -%}
+    {%- if r['where'] -%}
+      {%- do ctes.append([alias ~ '__sel_delta', pdelta.rule_selection_delta_sql(alias ~ '__delta', r['where'])]) -%}
+      {%- do ctes.append([alias ~ '__sel_nabla', pdelta.rule_selection_nabla_sql(alias ~ '__nabla', key + attrs, r['where'])]) -%}
+      {%- do ctes.append([alias ~ '__sel_new', 'select * from ' ~ alias ~ '__new where (' ~ r['where'] ~ ')']) -%}
+      {%- set cur = alias ~ '__sel_' -%}
+    {%- endif -%}
+    {%- set cols = [] -%}{%- set names = [] -%}
+    {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
+    {%- do ctes.append([alias ~ '__prj_delta', pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
+    {%- do ctes.append([alias ~ '__prj_nabla', pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
+    {%- do ctes.append([alias ~ '__prj_new', pdelta.projection_sql(cur ~ 'new', cols)]) -%}
+    {%- do prj.update({alias: {'name': alias ~ '__prj', 'cols': names, 'key': names[:key | length]}}) -%}
+  {%- endfor -%}
+
+  {%- set root = view['root'] -%}
+  {%- set s = {'name': prj[root]['name'], 'cols': prj[root]['cols'], 'key': prj[root]['key']} -%}
+  {%- for alias in view['order'][1:] -%}
+    {%- set n = 'j' ~ loop.index -%}
+    {%- set r = view['relations'][alias] -%}
+    {%- set t = prj[alias] -%}
+    {%- set on = [] -%}
+    {%- for p in r['join']['on'] -%}{%- do on.append([r['join']['to'] ~ '__' ~ p[0], alias ~ '__' ~ p[1]]) -%}{%- endfor -%}
+    {%- do ctes.append([s['name'] ~ '_old', pdelta.old_state_sql(s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['key'], s['cols'])]) -%}
+    {%- do ctes.append([t['name'] ~ '_old', pdelta.old_state_sql(t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['key'], t['cols'])]) -%}
+    {%- do ctes.append([n ~ '__new', pdelta.join_new_sql(s['name'] ~ '_new', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__delta_s_new_x_t_delta', pdelta.rule_join_delta_term_sql(s['name'] ~ '_new', t['name'] ~ '_delta', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__delta_s_delta_x_t_new', pdelta.rule_join_delta_term_sql(s['name'] ~ '_delta', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__delta', 'select * from ' ~ n ~ '__delta_s_new_x_t_delta union select * from ' ~ n ~ '__delta_s_delta_x_t_new']) -%}
+    {%- do ctes.append([n ~ '__nabla_s_old_x_t_nabla', pdelta.rule_join_nabla_s_old_term_sql(s['name'] ~ '_old', t['name'] ~ '_nabla', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__nabla_s_nabla_x_t_old', pdelta.rule_join_nabla_t_old_term_sql(s['name'] ~ '_nabla', t['name'] ~ '_old', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__nabla_s_partial', pdelta.rule_join_nabla_partial_term_sql(s['name'] ~ '_nabla', s['cols'], t['cols'])]) -%}
+    {%- do ctes.append([n ~ '__nabla', 'select * from ' ~ n ~ '__nabla_s_old_x_t_nabla union select * from ' ~ n ~ '__nabla_s_nabla_x_t_old union select * from ' ~ n ~ '__nabla_s_partial']) -%}
+    {#- a loop-local `set` would not outlive the loop; update the composite in place -#}
+    {%- do s.update({'name': n ~ '_', 'cols': s['cols'] + t['cols']}) -%}
+  {%- endfor -%}
+
+  {%- set out_cols = [] -%}{%- set attrs_out = [] -%}
+  {%- for o in view['output'] -%}
+    {%- do out_cols.append([q(o[1] ~ '__' ~ o[2]), o[0]]) -%}
+    {%- if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- do ctes.append(['v__delta', pdelta.rule_projection_delta_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
+  {%- do ctes.append(['v__nabla', pdelta.rule_projection_nabla_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
+  {%- do ctes.append(['v__changes', pdelta.delete_insert_to_six_sets_sql('v__delta', 'v__nabla', view['key'], attrs_out)]) -%}
+  {{ return(ctes) }}
+{% endmacro %}
+
+{#- WITH … SELECT <select> FROM <cte>: the plan as one statement ending in one of its CTEs -#}
+{% macro render_plan(ctes, final='v__changes', select='*') %}
+with
+{%- for c in ctes %}
+{{ c[0] }} as (
+  {{ c[1] | trim }}
+){% if not loop.last %},{% endif %}
+{%- endfor %}
+select {{ select }} from {{ final }}
+{%- endmacro %}

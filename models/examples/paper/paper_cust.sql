@@ -1,0 +1,3 @@
+-- State of Cust in the stage given by var('paper_stage'): 'old' before the changes, 'new' after.
+{{ config(materialized='table') }}
+select * from {{ ref('paper_cust_' ~ var('paper_stage', 'new')) }}

@@ -1,0 +1,3 @@
+{%- set view = paper_d_declaration() -%}
+{{ config(materialized='dimension_view', pdelta=view) }}
+{{ pdelta.dimension_view(view) }}

@@ -1,0 +1,146 @@
+"""The partial-delta model of Jörg & Dessloch, as data: the one definition of the six delta sets
+and the type flags that both the Jinja engine and this package use.
+
+``macros/algebra/delta_model.sql`` is generated from this module (``pdelta gen-macros``); a test
+fails when the two drift apart, and another evaluates the SQL flag functions on Spark against
+the Python ones below.
+"""
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+# Paper §3: the six sets. Order is the canonical order used in reports.
+SIX_SETS: tuple[str, ...] = ("ins", "del", "upd", "up", "ups", "delk")
+SET_MEANING = {
+    "ins": "inserted row (new image)",
+    "del": "deleted row (old image)",
+    "upd": "update pair (new image and before-image)",
+    "up": "partial update (new image, no before-image)",
+    "ups": "upsert: insert or update, unknown which (new image)",
+    "delk": "partial delete (key only)",
+}
+
+# Paper §5.3: flags of the delete-insert encoding. `pre` marks preserved rows of a
+# reconstructed old state (§5.6); the others appear in a delete set.
+FLAGS: tuple[str, ...] = ("pre", "comp", "up", "ups")
+DELETE_FLAGS: tuple[str, ...] = ("comp", "up", "ups")
+
+# Fig. 4: six sets -> delete-insert model. For each set: does it put its new image in the insert
+# set, and which flag does its delete-set row carry (None: no delete-set row). `comp` rows carry
+# the old image; `up`/`ups` rows carry the key only (attributes NULL).
+ENCODING: dict[str, tuple[bool, str | None]] = {
+    "ins": (True, None),
+    "del": (False, "comp"),
+    "upd": (True, "comp"),
+    "up": (True, "up"),
+    "ups": (True, "ups"),
+    "delk": (False, "up"),
+}
+
+Before = Literal["absent", "known", "present_unknown", "unknown"]
+After = Literal["absent", "present"]
+
+# What one change says about the row before and after it. Used for the net effect of several
+# changes to one key: the first change tells the before-state, the last the after-state.
+# `delk` may be ineffective (a view's partial delete of a row it never held), so the row's
+# prior existence is `unknown`, as for `ups`.
+BEFORE: dict[str, Before] = {
+    "ins": "absent",
+    "del": "known",
+    "upd": "known",
+    "up": "present_unknown",
+    "ups": "unknown",
+    "delk": "unknown",
+}
+AFTER: dict[str, After] = {
+    "ins": "present",
+    "del": "absent",
+    "upd": "present",
+    "up": "present",
+    "ups": "present",
+    "delk": "absent",
+}
+# (before-state of the first change, after-state of the last) -> net change, None: no change.
+NET: dict[tuple[str, str], str | None] = {
+    ("absent", "absent"): None,
+    ("absent", "present"): "ins",
+    ("known", "absent"): "del",
+    ("known", "present"): "upd",
+    ("present_unknown", "absent"): "delk",
+    ("present_unknown", "present"): "up",
+    ("unknown", "absent"): "delk",
+    ("unknown", "present"): "ups",
+}
+
+
+def s(flag: str) -> str:
+    """Selection flag function (§5.5): a partial update that passes a selection may have been
+    outside it before, so it becomes an upsert."""
+    return "ups" if flag == "up" else flag
+
+
+def j(flag_s: str, flag_t: str) -> str:
+    """Join flag function (§5.6) for S ⋈ T: S's flag is `pre` or `comp` (partial S rows only
+    take the third join term), T's flag is any of pre/comp/up/ups."""
+    if flag_s == "pre":
+        return flag_t
+    if flag_s == "comp":
+        return {"pre": "comp", "comp": "comp", "up": "up", "ups": "ups"}[flag_t]
+    raise ValueError(f"partial S rows ({flag_s}) do not join; they take the third term")
+
+
+def to_delete_insert(change: str) -> tuple[bool, str | None]:
+    """Fig. 4 for one change type: (has insert-set row, delete-set flag or None)."""
+    return ENCODING[change]
+
+
+def to_six_sets(in_delta: bool, nabla_flag: str | None) -> str | None:
+    """Fig. 6 for one key: from presence in ΔR and the flag of its ∇R row (None: absent).
+    The flag selections apply to ∇R (DESIGN.md §6 erratum)."""
+    if in_delta:
+        return {None: "ins", "comp": "upd", "up": "up", "ups": "ups"}[nabla_flag]
+    if nabla_flag is None:
+        return None
+    return "del" if nabla_flag == "comp" else "delk"
+
+
+def net_effect(changes: list[str]) -> str | None:
+    """Net change type of a sequence of changes to one key (ordered by sequence)."""
+    if not changes:
+        return None
+    return NET[(BEFORE[changes[0]], AFTER[changes[-1]])]
+
+
+def as_dict() -> dict:
+    """Everything the SQL side needs, as plain JSON-able data."""
+    return {
+        "six_sets": list(SIX_SETS),
+        "flags": list(FLAGS),
+        "delete_flags": list(DELETE_FLAGS),
+        "encoding": {k: {"delta": v[0], "nabla_flag": v[1]} for k, v in ENCODING.items()},
+        "before": dict(BEFORE),
+        "after": dict(AFTER),
+        "net": [[b, a, t] for (b, a), t in NET.items()],
+        "s": {f: s(f) for f in FLAGS},
+        "j": {f"{fs},{ft}": j(fs, ft) for fs in ("pre", "comp") for ft in FLAGS},
+    }
+
+
+def render_macro() -> str:
+    """The text of macros/algebra/delta_model.sql."""
+    body = json.dumps(as_dict(), indent=2, sort_keys=False)
+    return (
+        "{#- GENERATED from python/pdelta/algebra.py by `pdelta gen-macros`; do not edit.\n"
+        "    The six delta sets, the flags, Fig. 4/6 conversions, the flag functions s and j and\n"
+        "    the net-effect table, shared by the Jinja engine and the Python package. -#}\n"
+        "{% macro delta_model() %}\n"
+        "  {{ return(fromjson(" + repr_jinja(body) + ")) }}\n"
+        "{% endmacro %}\n"
+    )
+
+
+def repr_jinja(text: str) -> str:
+    # A single-quoted Jinja string literal; the JSON holds no single quotes or backslashes.
+    assert "'" not in text and "\\" not in text
+    return "'" + text + "'"

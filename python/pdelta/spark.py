@@ -1,0 +1,38 @@
+"""A SparkSession configured exactly like a dbt profile's `session` target.
+
+The configs are read from the profile (rendered with dbt's `env_var` semantics), so tests and
+tools that open their own session share the warehouse and metastore with `dbt --target local`
+(one process at a time: Derby admits one).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import jinja2
+import yaml
+
+
+def _env_var(name: str, default: str | None = None) -> str:
+    if name in os.environ:
+        return os.environ[name]
+    # Other targets (e.g. the commented Databricks one) may need variables this one does not.
+    return "" if default is None else default
+
+
+def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "local") -> dict:
+    text = (profiles_dir / "profiles.yml").read_text()
+    rendered = jinja2.Environment().from_string(text).render(env_var=_env_var)
+    return yaml.safe_load(rendered)[profile]["outputs"][target]
+
+
+def session_from_profile(profiles_dir: Path, target: str = "local"):
+    from pyspark.sql import SparkSession
+
+    out = profile_target(profiles_dir, target=target)
+    builder = SparkSession.builder.enableHiveSupport()
+    for key, value in (out.get("server_side_parameters") or {}).items():
+        builder = builder.config(key, str(value))
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Start / stop a local Spark Thrift Server with Delta Lake on 127.0.0.1.
+#   scripts/thrift_server.sh start   -> picks a free port (or $PDELTA_THRIFT_PORT), waits until a
+#                                       HiveServer2 client can run `SELECT 1`, prints the port
+#   scripts/thrift_server.sh stop    -> stops the server it started, by its own pid
+#   scripts/thrift_server.sh port    -> prints the port of the running server
+# State (pid, port, log, Derby metastore, warehouse) lives in .pdelta/thrift, separate from the
+# embedded session's metastore because Derby admits one process at a time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+HOME_DIR="$PWD"
+STATE=.pdelta/thrift
+PIDFILE=$STATE/server.pid
+PORTFILE=$STATE/server.port
+mkdir -p "$STATE"
+
+running() { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
+
+start() {
+  if running; then echo "[thrift] already running on port $(cat "$PORTFILE") (pid $(cat "$PIDFILE"))"; return 0; fi
+  local port=${PDELTA_THRIFT_PORT:-$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
+  echo "[thrift] starting Spark Thrift Server with Delta on 127.0.0.1:$port (log: $STATE/server.log)"
+  # setsid: the server gets its own process group, so stop can end the JVM and nothing else.
+  setsid "$SPARK_HOME/bin/spark-submit" \
+    --class org.apache.spark.sql.hive.thriftserver.HiveThriftServer2 \
+    --name pdelta-thrift \
+    --driver-memory "${PDELTA_THRIFT_DRIVER_MEMORY:-4g}" \
+    --driver-class-path "$HOME_DIR/.pdelta/jars/*" \
+    --driver-java-options "-Dderby.system.home=$HOME_DIR/$STATE" \
+    --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
+    --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
+    --conf spark.sql.warehouse.dir="$HOME_DIR/$STATE/warehouse" \
+    --conf "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=$HOME_DIR/$STATE/metastore_db;create=true" \
+    --conf spark.sql.shuffle.partitions="${PDELTA_SHUFFLE_PARTITIONS:-2}" \
+    --conf spark.sql.session.timeZone=UTC \
+    --conf spark.ui.enabled=false \
+    --conf spark.databricks.delta.snapshotPartitions="${PDELTA_SNAPSHOT_PARTITIONS:-2}" \
+    --hiveconf hive.server2.thrift.bind.host=127.0.0.1 \
+    --hiveconf hive.server2.thrift.port="$port" \
+    spark-internal > "$STATE/server.log" 2>&1 < /dev/null &
+  echo $! > "$PIDFILE"
+  echo "$port" > "$PORTFILE"
+  local deadline=$((SECONDS + ${PDELTA_THRIFT_START_TIMEOUT:-180}))
+  until .venv/bin/python - "$port" <<'PY' 2>/dev/null
+import sys
+from pyhive import hive
+conn = hive.connect(host="127.0.0.1", port=int(sys.argv[1]), username="pdelta")
+cur = conn.cursor(); cur.execute("SELECT 1"); assert cur.fetchall() == [(1,)]
+PY
+  do
+    if ! running; then echo "[thrift] server exited during start-up; last log lines:" >&2; tail -30 "$STATE/server.log" >&2; exit 1; fi
+    if [ $SECONDS -ge $deadline ]; then echo "[thrift] no answer within the timeout" >&2; stop; exit 1; fi
+    sleep 2
+  done
+  echo "[thrift] ready on port $port (pid $(cat "$PIDFILE"))"
+}
+
+stop() {
+  if running; then
+    local pid; pid=$(cat "$PIDFILE")
+    echo "[thrift] stopping pid $pid"
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid"
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  rm -f "$PIDFILE" "$PORTFILE"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  port) running && cat "$PORTFILE" || { echo "[thrift] not running" >&2; exit 1; } ;;
+  *) echo "usage: $0 start|stop|port" >&2; exit 2 ;;
+esac
