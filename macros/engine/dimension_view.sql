@@ -16,13 +16,15 @@
 {%- endmacro %}
 
 {#- A relation in a declaration: a model or seed name (ref), [source_name, table_name]
-    (source), or {ref: name} / {source: [source_name, table_name]}. -#}
+    (source), or {ref: name} / {source: [source_name, table_name]}; {feed_of: view} is the change
+    feed another dimension view publishes, so views chain. -#}
 {% macro resolve_relation(spec) %}
   {%- if spec is string -%}{{ return(ref(spec)) }}
   {%- elif spec is mapping and 'ref' in spec -%}{{ return(ref(spec['ref'])) }}
+  {%- elif spec is mapping and 'feed_of' in spec -%}{{ return(pdelta.meta_relation(ref(spec['feed_of']), 'changes')) }}
   {%- elif spec is mapping and 'source' in spec -%}{{ return(source(spec['source'][0], spec['source'][1])) }}
   {%- elif spec is sequence and spec | length == 2 -%}{{ return(source(spec[0], spec[1])) }}
-  {%- else -%}{{ exceptions.raise_compiler_error("pdelta: cannot read relation " ~ spec ~ " (use a model name, [source, table], {ref: ...} or {source: [...]})") }}
+  {%- else -%}{{ exceptions.raise_compiler_error("pdelta: cannot read relation " ~ spec ~ " (use a model name, [source, table], {ref: ...}, {source: [...]} or {feed_of: view})") }}
   {%- endif -%}
 {% endmacro %}
 

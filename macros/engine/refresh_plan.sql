@@ -10,12 +10,13 @@
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
     columns to `X__col`). Then one join step per non-root relation, root first (jN__*), and
     the view's projection (v__delta, v__nabla) and Fig. 6 (v__changes). -#}
-{% macro refresh_plan(view, inputs) %}
-  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs)) }}
+{% macro refresh_plan(view, inputs, prefix='') %}
+  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix)) }}
 {% endmacro %}
 
-{% macro default__refresh_plan(view, inputs) %}
+{% macro default__refresh_plan(view, inputs, prefix='') %}
   {%- set q = adapter.quote -%}
+  {%- set P = prefix -%}
   {%- set ctes = [] -%}
   {%- set prj = {} -%}
   {%- for alias in view['order'] -%}
@@ -30,31 +31,31 @@
       from {{ inp['changes'] }}
       where {% if inp['hi'] is none %}false{% else %}{% if inp['lo'] is not none %}`_pdelta_seq` > {{ inp['lo'] | int }} and {% endif %}`_pdelta_seq` <= {{ inp['hi'] | int }}{% endif %}
     {%- endset -%}
-    {%- do ctes.append([alias ~ '__changes', range_sql]) -%}
-    {%- do ctes.append([alias ~ '__net_effect', pdelta.net_effect_sql(alias ~ '__changes', key, attrs)]) -%}
-    {%- do ctes.append([alias ~ '__delta', pdelta.six_sets_to_delta_sql(alias ~ '__net_effect', key, attrs)]) -%}
-    {%- do ctes.append([alias ~ '__nabla', pdelta.six_sets_to_nabla_sql(alias ~ '__net_effect', key, attrs)]) -%}
+    {%- do ctes.append([P ~ alias ~ '__changes', range_sql]) -%}
+    {%- do ctes.append([P ~ alias ~ '__net_effect', pdelta.net_effect_sql(P ~ alias ~ '__changes', key, attrs)]) -%}
+    {%- do ctes.append([P ~ alias ~ '__delta', pdelta.six_sets_to_delta_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
+    {%- do ctes.append([P ~ alias ~ '__nabla', pdelta.six_sets_to_nabla_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
     {%- set new_sql -%}select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ inp['state'] }}{%- endset -%}
-    {%- do ctes.append([alias ~ '__new', new_sql]) -%}
-    {%- set cur = alias ~ '__' -%}
+    {%- do ctes.append([P ~ alias ~ '__new', new_sql]) -%}
+    {%- set cur = P ~ alias ~ '__' -%}
     {%- if r['where'] -%}
-      {%- do ctes.append([alias ~ '__sel_delta', pdelta.rule_selection_delta_sql(alias ~ '__delta', r['where'])]) -%}
-      {%- do ctes.append([alias ~ '__sel_nabla', pdelta.rule_selection_nabla_sql(alias ~ '__nabla', key + attrs, r['where'])]) -%}
-      {%- do ctes.append([alias ~ '__sel_new', 'select * from ' ~ alias ~ '__new where (' ~ r['where'] ~ ')']) -%}
-      {%- set cur = alias ~ '__sel_' -%}
+      {%- do ctes.append([P ~ alias ~ '__sel_delta', pdelta.rule_selection_delta_sql(P ~ alias ~ '__delta', r['where'])]) -%}
+      {%- do ctes.append([P ~ alias ~ '__sel_nabla', pdelta.rule_selection_nabla_sql(P ~ alias ~ '__nabla', key + attrs, r['where'])]) -%}
+      {%- do ctes.append([P ~ alias ~ '__sel_new', 'select * from ' ~ P ~ alias ~ '__new where (' ~ r['where'] ~ ')']) -%}
+      {%- set cur = P ~ alias ~ '__sel_' -%}
     {%- endif -%}
     {%- set cols = [] -%}{%- set names = [] -%}
     {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
-    {%- do ctes.append([alias ~ '__prj_delta', pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
-    {%- do ctes.append([alias ~ '__prj_nabla', pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
-    {%- do ctes.append([alias ~ '__prj_new', pdelta.projection_sql(cur ~ 'new', cols)]) -%}
-    {%- do prj.update({alias: {'name': alias ~ '__prj', 'cols': names, 'key': names[:key | length]}}) -%}
+    {%- do ctes.append([P ~ alias ~ '__prj_delta', pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
+    {%- do ctes.append([P ~ alias ~ '__prj_nabla', pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
+    {%- do ctes.append([P ~ alias ~ '__prj_new', pdelta.projection_sql(cur ~ 'new', cols)]) -%}
+    {%- do prj.update({alias: {'name': P ~ alias ~ '__prj', 'cols': names, 'key': names[:key | length]}}) -%}
   {%- endfor -%}
 
   {%- set root = view['root'] -%}
   {%- set s = {'name': prj[root]['name'], 'cols': prj[root]['cols'], 'key': prj[root]['key']} -%}
   {%- for alias in view['order'][1:] -%}
-    {%- set n = 'j' ~ loop.index -%}
+    {%- set n = P ~ 'j' ~ loop.index -%}
     {%- set r = view['relations'][alias] -%}
     {%- set t = prj[alias] -%}
     {%- set on = [] -%}
@@ -78,10 +79,78 @@
     {%- do out_cols.append([q(o[1] ~ '__' ~ o[2]), o[0]]) -%}
     {%- if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endif -%}
   {%- endfor -%}
-  {%- do ctes.append(['v__delta', pdelta.rule_projection_delta_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
-  {%- do ctes.append(['v__nabla', pdelta.rule_projection_nabla_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
-  {%- do ctes.append(['v__changes', pdelta.delete_insert_to_six_sets_sql('v__delta', 'v__nabla', view['key'], attrs_out)]) -%}
+  {%- do ctes.append([P ~ 'v__delta', pdelta.rule_projection_delta_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
+  {%- do ctes.append([P ~ 'v__nabla', pdelta.rule_projection_nabla_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
+  {%- do ctes.append([P ~ 'v__changes', pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out)]) -%}
+  {#- Mark the terms worth materializing when the plan runs as separate statements: the small
+      delta-sized results that later terms read more than once. States stay lazy views. -#}
+  {%- set small = [P ~ 'v__delta', P ~ 'v__nabla'] -%}
+  {%- for alias in view['order'] -%}
+    {%- do small.extend([P ~ alias ~ '__net_effect', P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
+    {%- if not loop.first -%}{%- do small.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- for c in ctes -%}{%- do c.append('cache' if c[0] in small else 'view') -%}{%- endfor -%}
   {{ return(ctes) }}
+{% endmacro %}
+
+{#- Runs the plan. Each small, delta-sized term that later terms read more than once is
+    written to a scratch table `<schema>.<term>` (parquet; names carry the model's prefix so
+    they cannot clash); every other term is inlined as a CTE into the statements that read it.
+    Neither one big WITH statement nor cached temp views work on Spark: both make it
+    re-analyze and re-optimize every shared term inside each reader (on the paper's example
+    20-60 s for four rows); a scratch table is a plain scan. Returns the statement that reads
+    `final` (a SELECT with the CTEs it needs). -#}
+{% macro run_plan(ctes, final, schema) %}
+  {%- set lazy = {} -%}
+  {%- set order = [] -%}
+  {%- set written = [] -%}
+  {%- for c in ctes -%}
+    {%- set sql = pdelta._qualify_scratch(c[1], written, schema) -%}
+    {%- if c[2] == 'cache' -%}
+      {%- call statement('pdelta_scratch') -%}
+        create table {{ schema }}.{{ c[0] }} using parquet as {{ pdelta._with_needed(lazy, order, sql) }}
+      {%- endcall -%}
+      {%- do written.append(c[0]) -%}
+    {%- else -%}
+      {%- do lazy.update({c[0]: sql}) -%}{%- do order.append(c[0]) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(pdelta._with_needed(lazy, order, pdelta._qualify_scratch('select * from ' ~ final, written, schema))) }}
+{% endmacro %}
+
+{#- references to scratch tables written so far, qualified with their schema -#}
+{% macro _qualify_scratch(sql, written, schema) %}
+  {%- set ns = namespace(out=sql) -%}
+  {%- for name in written -%}
+    {%- set ns.out = modules.re.sub('(?<![.\w])' ~ name ~ '(?!\w)', schema ~ '.' ~ name, ns.out) -%}
+  {%- endfor -%}
+  {{ return(ns.out) }}
+{% endmacro %}
+
+{#- `sql` prefixed with the lazy terms it reads, directly or through each other -#}
+{% macro _with_needed(lazy, order, sql) %}
+  {%- set needed = [] -%}
+  {%- set todo = [sql] -%}
+  {%- for _ in range(order | length + 1) -%}
+    {%- set tokens = (todo | join(' ')).replace('(', ' ').replace(')', ' ').replace(',', ' ').split() -%}
+    {%- do todo.clear() -%}
+    {%- for name in order if name in tokens and name not in needed -%}
+      {%- do needed.append(name) -%}{%- do todo.append(lazy[name]) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- if needed -%}
+with {% for name in order if name in needed %}{{ name }} as (
+  {{ lazy[name] | trim }}
+){% if not loop.last %},
+{% endif %}{% endfor %}
+{{ sql }}
+  {%- else -%}{{ sql }}{%- endif -%}
+{% endmacro %}
+
+{% macro drop_plan(ctes, schema) %}
+  {%- for c in ctes | reverse if c[2] == 'cache' -%}
+    {%- call statement('pdelta_drop') -%} drop table if exists {{ schema }}.{{ c[0] }} {%- endcall -%}
+  {%- endfor -%}
 {% endmacro %}
 
 {#- WITH … SELECT <select> FROM <cte>: the plan as one statement ending in one of its CTEs -#}

@@ -71,11 +71,14 @@
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
-      {%- set plan = pdelta.refresh_plan(view, inputs) -%}
+      {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+      {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+      {%- do pdelta.drop_plan(plan, this.schema) -%}
+      {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__changes', this.schema) -%}
       {%- call statement('stage') -%}
-        create or replace table {{ stage }} using delta as
-        {{ pdelta.render_plan(plan, 'v__changes') }}
+        create or replace table {{ stage }} using delta as {{ changes_sql }}
       {%- endcall -%}
+      {%- do pdelta.drop_plan(plan, this.schema) -%}
       {%- set counts = {} -%}
       {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}
         {%- do counts.update({row[0]: row[1] | int}) -%}

@@ -1,0 +1,30 @@
+# pdelta: the two commands a newcomer runs are `make demo` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+setup: ## virtualenv with the pinned stack, pdelta helper package, Delta jars (idempotent)
+	@bash scripts/bootstrap.sh
+
+demo: setup ## build the paper's running example on the embedded Spark session and print it
+	@bash scripts/demo.sh
+
+test: setup ## everything: pytest, and dbt build on the local session and on a Thrift Server
+	@bash scripts/test.sh
+
+test-deep: setup ## the test suite with the deep randomized mode (2,000+ scenarios)
+	@PDELTA_DEEP=1 bash scripts/test.sh
+
+thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its port)
+	@bash scripts/thrift_server.sh start
+
+thrift-stop: ## stop the Thrift Server started by thrift-start
+	@bash scripts/thrift_server.sh stop
+
+clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps venv and jars
+	@bash scripts/thrift_server.sh stop || true
+	rm -rf .pdelta/local .pdelta/thrift .pdelta/tests target logs
+
+.PHONY: help setup demo test test-deep thrift-start thrift-stop clean
