@@ -30,6 +30,7 @@ for target in local thrift; do
     "seed --target $target --full-refresh" \
     "build --target $target --full-refresh --vars '{paper_stage: old}' --exclude resource_type:seed tag:paper_after_changes" \
     "build --target $target --vars '{paper_stage: new}' --exclude resource_type:seed" \
+    "test --target $target --vars '{paper_stage: new}'" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 done
 

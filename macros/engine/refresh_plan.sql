@@ -147,9 +147,19 @@ with {% for name in order if name in needed %}{{ name }} as (
   {%- else -%}{{ sql }}{%- endif -%}
 {% endmacro %}
 
-{% macro drop_plan(ctes, schema) %}
-  {%- for c in ctes | reverse if c[2] == 'cache' -%}
-    {%- call statement('pdelta_drop') -%} drop table if exists {{ schema }}.{{ c[0] }} {%- endcall -%}
+{#- drops the plan's scratch tables; with check_first, only those that exist (a crashed run's
+    leftovers), found with one listing instead of one DROP per term -#}
+{% macro drop_plan(ctes, schema, check_first=false) %}
+  {%- set names = [] -%}
+  {%- for c in ctes if c[2] == 'cache' -%}{%- do names.append(c[0] | lower) -%}{%- endfor -%}
+  {%- if check_first and names -%}
+    {%- set found = [] -%}
+    {%- set listed = run_query('show tables in ' ~ schema ~ " like '" ~ names[0].split('__pdelta_t_')[0] ~ "__pdelta_t_*'") -%}
+    {%- for row in listed.rows -%}{%- do found.append(row['tableName'] | lower) -%}{%- endfor -%}
+    {%- set names = names | select('in', found) | list -%}
+  {%- endif -%}
+  {%- for name in names | reverse -%}
+    {%- call statement('pdelta_drop') -%} drop table if exists {{ schema }}.{{ name }} {%- endcall -%}
   {%- endfor -%}
 {% endmacro %}
 

@@ -73,7 +73,7 @@
     {%- else -%}
       {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
       {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
-      {%- do pdelta.drop_plan(plan, this.schema) -%}
+      {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
       {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__changes', this.schema) -%}
       {%- call statement('stage') -%}
         create or replace table {{ stage }} using delta as {{ changes_sql }}
@@ -86,9 +86,13 @@
       {%- call statement('main') -%}
         {{ pdelta.apply_changes(target, stage, view['key'], attrs_out) }}
       {%- endcall -%}
-      {%- call statement('feed_retry_cleanup') -%}
-        delete from {{ feed }} where `_pdelta_seq` = {{ batch_id | int }}
-      {%- endcall -%}
+      {#- rows of this batch id can only be left by an earlier attempt that stopped before
+          recording the batch: remove them so the feed holds each change once -#}
+      {%- if run_query('select count(*) from ' ~ feed ~ ' where `_pdelta_seq` = ' ~ (batch_id | int)).columns[0].values()[0] > 0 -%}
+        {%- call statement('feed_retry_cleanup') -%}
+          delete from {{ feed }} where `_pdelta_seq` = {{ batch_id | int }}
+        {%- endcall -%}
+      {%- endif -%}
       {%- call statement('append_feed') -%}
         insert into {{ feed }}
         select {% for c in view['key'] + attrs_out %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, cast({{ batch_id | int }} as bigint)

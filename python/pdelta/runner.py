@@ -13,6 +13,9 @@ import time
 def run_all(commands: list[str]) -> int:
     from dbt.cli.main import dbtRunner
 
+    from .spark import quiet_pyspark_logging
+
+    quiet_pyspark_logging()
     runner = dbtRunner()
     for command in commands:
         print(f"\n$ dbt {command}", flush=True)

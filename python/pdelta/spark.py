@@ -26,9 +26,18 @@ def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "l
     return yaml.safe_load(rendered)[profile]["outputs"][target]
 
 
+def quiet_pyspark_logging() -> None:
+    """pyspark logs every failed query as a JSON error record, including the ones dbt expects
+    to fail while it probes for relations; those records are noise to a dbt user."""
+    import logging
+
+    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
+
+
 def session_from_profile(profiles_dir: Path, target: str = "local"):
     from pyspark.sql import SparkSession
 
+    quiet_pyspark_logging()
     out = profile_target(profiles_dir, target=target)
     builder = SparkSession.builder.enableHiveSupport()
     for key, value in (out.get("server_side_parameters") or {}).items():

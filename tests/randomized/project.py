@@ -1,0 +1,100 @@
+"""Writes the integration-test dbt project that exercises pdelta as a user would: pdelta is
+installed as a package (`packages.yml`, local path), relations are dbt models over two source
+tables, and every view is a `dimension_view` model with its declaration in the config."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .scenarios import PREDICATES, Shape, chained_columns, view_columns
+
+SCHEMA = "pdelta_it"
+
+
+def rel_model(shape: Shape, rel: str) -> str:
+    return f"{shape.name}__{rel}"
+
+
+def view_model(shape: Shape) -> str:
+    return f"{shape.name}__v"
+
+
+def chained_model(shape: Shape) -> str:
+    return f"{shape.name}__w"
+
+
+def declaration(shape: Shape) -> dict:
+    rels = {}
+    for a in shape.aliases:
+        r = {
+            "state": rel_model(shape, a.rel),
+            "changes": rel_model(shape, a.rel) + "__changes",
+            "key": shape.key_cols(a.rel),
+            "technique": "any",
+            "columns": {f"{a.name}_{c}": c for c in a.outputs},
+        }
+        if a.predicate is not None:
+            r["where"] = PREDICATES[a.predicate][0]
+        if a.parent:
+            on = {a.slot: "k"}
+            if shape.composite.get(a.rel):
+                on[a.slot + "2"] = "k2"
+            r["join"] = {"to": a.parent, "on": on}
+        rels[a.name] = r
+    return {"root": shape.aliases[0].name, "relations": rels}
+
+
+def chained_declaration(shape: Shape) -> dict:
+    root = shape.aliases[0]
+    vkey = [f"{root.name}_{c}" for c in shape.key_cols(root.rel)]
+    on = {"fa": vkey[0]}
+    if len(vkey) > 1:
+        on["fa2"] = vkey[1]
+    return {"root": "z", "relations": {
+        "z": {"state": rel_model(shape, "z"), "changes": rel_model(shape, "z") + "__changes", "key": ["k"],
+              "technique": "any", "columns": {"z_k": "k", "z_v": "v"}, "where": PREDICATES[1][0]},
+        "w": {"state": view_model(shape), "changes": {"feed_of": view_model(shape)}, "key": vkey,
+              "technique": "pdelta_view", "join": {"to": "z", "on": on},
+              "columns": {f"w_{c}": c for c in vkey}},
+    }}
+
+
+def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
+    models = root / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        "models:\n  pdelta_it:\n    +file_format: delta\n    +materialized: view\n"
+    )
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
+    (models / "sources.yml").write_text(
+        "version: 2\nsources:\n  - name: it\n    schema: " + SCHEMA + "\n    tables:\n"
+        "      - name: all_states\n      - name: all_changes\n"
+    )
+    for shape in shapes:
+        for rel in shape.rels():
+            cols = shape.columns(rel)
+            attrs = [c for c in cols if c not in shape.key_cols(rel)]
+            name = rel_model(shape, rel)
+            (models / f"{name}.sql").write_text(
+                f"select {', '.join(cols)} from {{{{ source('it', 'all_states') }}}} where rel = '{name}'\n"
+            )
+            before = ", ".join(f"_before.{c} as {c}" for c in attrs)
+            (models / f"{name}__changes.sql").write_text(
+                f"select {', '.join(cols)}, case when _before is not null then struct({before}) end as _pdelta_before,\n"
+                f"       _type as _pdelta_type, _seq as _pdelta_seq\n"
+                f"from {{{{ source('it', 'all_changes') }}}} where rel = '{name}'\n"
+            )
+        views = [(view_model(shape), declaration(shape))]
+        if shape.chained:
+            views.append((chained_model(shape), chained_declaration(shape)))
+        for name, decl in views:
+            (models / f"{name}.sql").write_text(
+                "{%- set view = " + json.dumps(decl) + " -%}\n"
+                "{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view) }}\n"
+                "{{ pdelta.dimension_view(view) }}\n"
+            )
+
+
+def output_columns(shape: Shape, chained: bool) -> list[str]:
+    return [c for c, _, _ in (chained_columns(shape) if chained else view_columns(shape))]
