@@ -1,43 +1,61 @@
 #!/usr/bin/env bash
 # make test: every test, from a fresh clone.
-#  1. the shared delta model: macros/algebra/delta_model.sql matches python/pdelta/algebra.py
-#  2. dbt build (seeds, models, data tests) of this project on the embedded `local` session and
-#     on the `thrift` target against a Spark Thrift Server started here, each in two stages:
-#     the paper's example in its old state (full build), then its new state (incremental
-#     refresh, checked against the paper's figures and full recomputation); then a Delta
-#     MERGE check through dbt on each target
-#  3. pytest: unit tests, the randomized equivalence suite (PDELTA_DEEP=1 for deep mode)
+#  1. the shared delta model: generated macro and seed match python/pdelta/algebra.py
+#  2. dbt build of this project (seeds, models, data tests) on the `thrift` target against a
+#     Spark Thrift Server started here, and on the embedded `local` session, each in two
+#     stages: the paper's example in its old state (full build), then its new state
+#     (incremental refresh; all data tests: the paper's figures, full recomputation, the
+#     shared algebra on Spark, seed loading); then a Delta MERGE check through dbt
+#  3. pytest: algebra, declaration errors, randomized equivalence (PDELTA_DEEP=1: deep mode)
+# The thrift lane runs beside the local lane (its work happens in the server's JVM); its log is
+# printed when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/local"
 started=$SECONDS
+mkdir -p .pdelta/tests
 
 echo "== [1/3] shared delta model (Python <-> Jinja)"
 pdelta gen-macros --check
 
+dbt_lane() {  # target, local dir
+  local target=$1
+  export PDELTA_LOCAL_DIR="$2"
+  rm -rf "$PDELTA_LOCAL_DIR"
+  python -m pdelta.runner \
+    "seed --target $target --full-refresh" \
+    "run --target $target --full-refresh --vars '{paper_stage: old}'" \
+    "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
+    "run --target $target --vars '{paper_stage: new}'" \
+    "test --target $target --vars '{paper_stage: new}'" \
+    "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
+}
+
 echo "== starting a Spark Thrift Server for the thrift target"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/thrift_server.sh start
-trap 'bash scripts/thrift_server.sh stop' EXIT
+thrift_pid=
+cleanup() { [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null; bash scripts/thrift_server.sh stop; }
+trap cleanup EXIT
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
-for target in local thrift; do
-  echo "== [2/3] dbt build on target '$target'"
-  [ "$target" = local ] && rm -rf "$PDELTA_LOCAL_DIR"
-  python -m pdelta.runner \
-    "seed --target $target --full-refresh" \
-    "build --target $target --full-refresh --vars '{paper_stage: old}' --exclude resource_type:seed tag:paper_after_changes" \
-    "build --target $target --vars '{paper_stage: new}' --exclude resource_type:seed" \
-    "test --target $target --vars '{paper_stage: new}'" \
-    "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
-done
+echo "== [2/3] dbt build on target 'thrift' (in the background; log: .pdelta/tests/thrift-build.log)"
+( dbt_lane thrift "$PDELTA_HOME/.pdelta/tests/thrift-client" ) > .pdelta/tests/thrift-build.log 2>&1 &
+thrift_pid=$!
+
+echo "== [2/3] dbt build on target 'local'"
+dbt_lane local "$PDELTA_HOME/.pdelta/tests/local"
 
 echo "== [3/3] pytest"
 set +e
-python -m pytest tests -q -p no:cacheprovider
+PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider
 rc=$?
+echo "== dbt build on target 'thrift' (output of the background lane)"
+wait "$thrift_pid"
+thrift_rc=$?
+thrift_pid=
+cat .pdelta/tests/thrift-build.log
 set -e
-echo "[test] finished in $((SECONDS - started))s"
-exit $rc
+echo "[test] thrift lane: $([ $thrift_rc = 0 ] && echo ok || echo FAILED); pytest: $([ $rc = 0 ] && echo ok || echo FAILED); $((SECONDS - started))s"
+[ $thrift_rc = 0 ] && [ $rc = 0 ]

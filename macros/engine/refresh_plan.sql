@@ -122,7 +122,7 @@
 {% macro _qualify_scratch(sql, written, schema) %}
   {%- set ns = namespace(out=sql) -%}
   {%- for name in written -%}
-    {%- set ns.out = modules.re.sub('(?<![.\w])' ~ name ~ '(?!\w)', schema ~ '.' ~ name, ns.out) -%}
+    {%- set ns.out = modules.re.sub('(?<![.\\w])' ~ name ~ '(?!\\w)', schema ~ '.' ~ name, ns.out) -%}
   {%- endfor -%}
   {{ return(ns.out) }}
 {% endmacro %}

@@ -144,3 +144,24 @@ def repr_jinja(text: str) -> str:
     # A single-quoted Jinja string literal; the JSON holds no single quotes or backslashes.
     assert "'" not in text and "\\" not in text
     return "'" + text + "'"
+
+
+def flag_table() -> list[tuple[str, str, str, str]]:
+    """The flag functions, Fig. 6 and the net-effect table evaluated on every input, as rows
+    (function, argument 1, argument 2, result). Written to a seed by `pdelta gen-macros`; a dbt
+    test evaluates the SQL side on Spark over the same inputs and compares."""
+    rows = [("s", f, "-", s(f)) for f in FLAGS]
+    rows += [("j", fs, ft, j(fs, ft)) for fs in ("pre", "comp") for ft in FLAGS]
+    for in_delta in (True, False):
+        for flag in (None, *DELETE_FLAGS):
+            if in_delta or flag is not None:
+                rows.append(("fig6", "delta" if in_delta else "no_delta", flag or "none", to_six_sets(in_delta, flag) or "none"))
+    for first in SIX_SETS:
+        rows.append(("net", first, "-", net_effect([first]) or "none"))
+        for last in SIX_SETS:
+            rows.append(("net", first, last, net_effect([first, last]) or "none"))
+    return rows
+
+
+def render_flag_seed() -> str:
+    return "fn,arg1,arg2,result\n" + "".join(",".join(r) + "\n" for r in flag_table())

@@ -8,6 +8,7 @@ from pathlib import Path
 from . import algebra
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
+SEED_PATH = Path("seeds") / "examples" / "algebra" / "algebra_expected.csv"
 
 
 def find_project_root(start: Path) -> Path:
@@ -19,24 +20,26 @@ def find_project_root(start: Path) -> Path:
 
 def cmd_gen_macros(args: argparse.Namespace) -> int:
     root = find_project_root(Path.cwd())
-    target = root / MACRO_PATH
-    text = algebra.render_macro()
-    if args.check:
-        if not target.exists() or target.read_text() != text:
-            print(f"pdelta: {MACRO_PATH} is out of date; run `pdelta gen-macros`", file=sys.stderr)
-            return 1
-        print(f"pdelta: {MACRO_PATH} is up to date")
-        return 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-    print(f"pdelta: wrote {MACRO_PATH}")
-    return 0
+    stale = 0
+    for path, text in ((MACRO_PATH, algebra.render_macro()), (SEED_PATH, algebra.render_flag_seed())):
+        target = root / path
+        if args.check:
+            if not target.exists() or target.read_text() != text:
+                print(f"pdelta: {path} is out of date; run `pdelta gen-macros`", file=sys.stderr)
+                stale += 1
+            else:
+                print(f"pdelta: {path} is up to date")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        print(f"pdelta: wrote {path}")
+    return 1 if stale else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pdelta", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql from the Python delta model")
+    gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql and the algebra seed from the Python delta model")
     gen.add_argument("--check", action="store_true", help="only check that the file is up to date")
     gen.set_defaults(func=cmd_gen_macros)
     args = parser.parse_args(argv)
