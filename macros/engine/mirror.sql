@@ -1,0 +1,59 @@
+{#- The body of a mirror model: a keyed state table kept from a change feed.
+
+      {%- set m = {'changes': 'cust_changes', 'key': ['cid'], 'snapshot': 'cust_initial'} -%}
+      {{ config(materialized='mirror', pdelta_mirror=m) }}
+      {{ pdelta.mirror(m) }}
+
+    `snapshot` (optional) is the relation's state before the feed's first row. The model
+    compiles to the full rebuild: the snapshot with the net effect of the whole feed applied. -#}
+{% macro mirror(declaration) %}
+  {%- set m = pdelta.normalize_mirror(declaration, model.name) -%}
+  {%- set changes = pdelta.resolve_relation(m['changes']) -%}
+  {%- set snapshot = pdelta.resolve_relation(m['snapshot']) if m['snapshot'] else none -%}
+  {%- if not execute -%}
+    select 1 as parse_placeholder
+  {%- else -%}
+    {%- set attrs = pdelta.mirror_attrs(changes, m['key']) -%}
+    {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, pdelta.feed_high_watermark(changes)) }}
+  {%- endif -%}
+{%- endmacro %}
+
+{% macro normalize_mirror(decl, model_name) %}
+  {%- set at = "mirror '" ~ model_name ~ "'" -%}
+  {%- if decl is not mapping or not decl.get('changes') or not decl.get('key') -%}
+    {{ exceptions.raise_compiler_error(at ~ ": config `pdelta_mirror` needs `changes` and `key`") }}
+  {%- endif -%}
+  {%- for k in decl.keys() if k not in ['changes', 'key', 'snapshot', 'technique'] -%}
+    {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: changes, key, snapshot, technique)") }}
+  {%- endfor -%}
+  {{ return({'changes': decl['changes'], 'key': [decl['key']] if decl['key'] is string else decl['key'] | list,
+             'snapshot': decl.get('snapshot'), 'technique': decl.get('technique', 'unknown')}) }}
+{% endmacro %}
+
+{#- the state's attribute columns: the feed's columns less the key and pdelta's own -#}
+{% macro mirror_attrs(changes, key) %}
+  {%- set attrs = [] -%}
+  {%- for c in adapter.get_columns_in_relation(changes) if c.name not in key and not c.name.startswith('_pdelta_') -%}
+    {%- do attrs.append(c.name) -%}
+  {%- endfor -%}
+  {{ return(attrs) }}
+{% endmacro %}
+
+{#- snapshot (or nothing) with the net effect of feed rows up to `hi` applied -#}
+{% macro mirror_rebuild_sql(changes, snapshot, key, attrs, hi) %}
+  {%- set q = adapter.quote -%}
+  {%- set cols = key + attrs -%}
+  with feed as (
+    select {% for c in cols %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, `_pdelta_seq` from {{ changes }}
+    where {% if hi is none %}false{% else %}`_pdelta_seq` <= {{ hi | int }}{% endif %}
+  ), net as (
+    {{ pdelta.net_effect_sql('feed', key, attrs) }}
+  )
+  {%- if snapshot %}
+  select {% for c in cols %}s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ snapshot }} as s
+  left anti join net as n on {% for k in key %}s.{{ q(k) }} = n.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  union all
+  {%- endif %}
+  select {% for k in key %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from net where `_pdelta_type` in ('ins', 'upd', 'up', 'ups')
+{%- endmacro %}
