@@ -13,11 +13,12 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.pdelta-requirements
-if ! cmp -s requirements.txt "$stamp" 2>/dev/null; then
+if ! cat requirements.txt constraints.txt | cmp -s - "$stamp" 2>/dev/null; then
   echo "[setup] installing pinned requirements (dbt-core, dbt-spark, pyspark, delta-spark, ...)"
   .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -r requirements.txt
-  cp requirements.txt "$stamp"
+  # constraints.txt pins every transitive package to the versions this was tested with
+  .venv/bin/pip install -q -r requirements.txt -c constraints.txt
+  cat requirements.txt constraints.txt > "$stamp"
 else
   echo "[setup] virtualenv up to date"
 fi

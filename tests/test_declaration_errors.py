@@ -57,6 +57,13 @@ def project(tmp_path_factory):
     return d
 
 
+def write_view(project: Path, name: str, decl: dict) -> Path:
+    model = project / "models" / f"{name}.sql"
+    model.write_text("{%- set v = " + json.dumps(decl) + " -%}\n"
+                     "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
+    return model
+
+
 def run(d: Path, *args: str):
     from dbt.cli.main import dbtRunner
 
@@ -66,9 +73,7 @@ def run(d: Path, *args: str):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_invalid_declaration_fails_at_parse(project, case):
     decl, message = CASES[case]
-    model = project / "models" / f"bad_{case}.sql"
-    model.write_text("{%- set v = " + json.dumps(decl) + " -%}\n"
-                     "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
+    model = write_view(project, f"bad_{case}", decl)
     try:
         result = run(project, "parse")
     finally:
@@ -81,9 +86,7 @@ def test_invalid_declaration_fails_at_parse(project, case):
 
 def test_valid_declaration_parses_and_lands_in_the_manifest(project):
     decl = {"root": "c", "relations": {"c": GOOD_C, "a": GOOD_A}}
-    model = project / "models" / "good_view.sql"
-    model.write_text("{%- set v = " + json.dumps(decl) + " -%}\n"
-                     "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
+    model = write_view(project, "good_view", decl)
     try:
         result = run(project, "parse")
     finally:

@@ -37,3 +37,22 @@
   {%- else -%}'{{ value | string | replace('\\', '\\\\') | replace("'", "\\'") }}'
   {%- endif -%}
 {% endmacro %}
+
+{#- the batch log: one row per input per refresh, the feed range consumed and the counts -#}
+{% macro create_batch_log(batches) %}
+  {%- call statement('create_batches') -%}
+    create or replace table {{ batches }}
+      (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
+       `counts` string, `mode` string, `recorded_at` timestamp)
+    using delta
+  {%- endcall -%}
+{% endmacro %}
+
+{#- rows per change type in a staged batch, as {type: count} -#}
+{% macro change_counts(stage) %}
+  {%- set counts = {} -%}
+  {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}
+    {%- do counts.update({row[0]: row[1] | int}) -%}
+  {%- endfor -%}
+  {{ return(counts) }}
+{% endmacro %}

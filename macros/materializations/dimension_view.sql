@@ -38,12 +38,7 @@
              cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
       from {{ target }} where false
     {%- endcall -%}
-    {%- call statement('create_batches') -%}
-      create or replace table {{ batches }}
-        (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
-         `counts` string, `mode` string, `recorded_at` timestamp)
-      using delta
-    {%- endcall -%}
+    {%- do pdelta.create_batch_log(batches) -%}
     {%- call statement('record_batch') -%}
       insert into {{ batches }} values
       {% for alias in view['order'] -%}
@@ -79,10 +74,7 @@
         create or replace table {{ stage }} using delta as {{ changes_sql }}
       {%- endcall -%}
       {%- do pdelta.drop_plan(plan, this.schema) -%}
-      {%- set counts = {} -%}
-      {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}
-        {%- do counts.update({row[0]: row[1] | int}) -%}
-      {%- endfor -%}
+      {%- set counts = pdelta.change_counts(stage) -%}
       {%- call statement('main') -%}
         {{ pdelta.apply_changes(target, stage, view['key'], attrs_out) }}
       {%- endcall -%}

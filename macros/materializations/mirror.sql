@@ -20,12 +20,7 @@
       create or replace table {{ target }} using delta as
       {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi) }}
     {%- endcall -%}
-    {%- call statement('create_batches') -%}
-      create or replace table {{ batches }}
-        (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
-         `counts` string, `mode` string, `recorded_at` timestamp)
-      using delta
-    {%- endcall -%}
+    {%- do pdelta.create_batch_log(batches) -%}
     {%- set batch_id = 0 -%}{%- set lo = none -%}{%- set counts = {} -%}
   {%- else -%}
     {%- set lo = pdelta.consumed_watermarks(batches).get('changes') -%}
@@ -46,9 +41,7 @@
         select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
         from net where `_pdelta_type` is not null
       {%- endcall -%}
-      {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}
-        {%- do counts.update({row[0]: row[1] | int}) -%}
-      {%- endfor -%}
+      {%- do counts.update(pdelta.change_counts(stage)) -%}
       {%- call statement('main') -%}
         {{ pdelta.apply_changes(target, stage, m['key'], attrs) }}
       {%- endcall -%}
