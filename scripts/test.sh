@@ -49,7 +49,7 @@ dbt_lane local "$PDELTA_HOME/.pdelta/tests/local"
 
 echo "== [3/3] pytest"
 set +e
-PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider
+PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5
 rc=$?
 echo "== dbt build on target 'thrift' (output of the background lane)"
 wait "$thrift_pid"

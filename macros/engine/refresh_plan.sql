@@ -84,9 +84,11 @@
   {%- do ctes.append([P ~ 'v__changes', pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out)]) -%}
   {#- Mark the terms worth materializing when the plan runs as separate statements: the small
       delta-sized results that later terms read more than once. States stay lazy views. -#}
-  {%- set small = [P ~ 'v__delta', P ~ 'v__nabla'] -%}
+  {#- (each relation's net effect and the view's v__delta/v__nabla are read by one or two
+      statements only: inlining them is cheaper than a scratch table) -#}
+  {%- set small = [] -%}
   {%- for alias in view['order'] -%}
-    {%- do small.extend([P ~ alias ~ '__net_effect', P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
+    {%- do small.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
     {%- if not loop.first -%}{%- do small.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
   {%- endfor -%}
   {%- for c in ctes -%}{%- do c.append('cache' if c[0] in small else 'view') -%}{%- endfor -%}

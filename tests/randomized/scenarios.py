@@ -103,7 +103,7 @@ def make_shapes(rng: random.Random, deep: bool) -> list[Shape]:
               {"r0": True, "r1": False, "r2": True}),
         Shape("chain4", [A("r0", "r0"), A("r1", "r1", "r0", "fa", predicate=3), A("r2", "r2", "r1", "fa"),
                          A("r3", "r3", "r2", "fa", predicate=1), A("r4", "r4", "r3", "fa", predicate=2)],
-              {"r0": False, "r1": True, "r2": False, "r3": True, "r4": False}, steps=5),
+              {"r0": False, "r1": True, "r2": False, "r3": True, "r4": False}),
         Shape("star", [A("f", "f", predicate=3), A("d1", "d1", "f", "fa", predicate=0), A("d2", "d2", "f", "fb", predicate=1),
                        A("d3", "d3", "f", "fc", predicate=2)], {"f": True, "d1": False, "d2": True, "d3": False}),
         Shape("roles", [A("o", "o", predicate=1), A("ship", "addr", "o", "fa", predicate=0), A("bill", "addr", "o", "fb"),
