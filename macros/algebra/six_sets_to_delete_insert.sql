@@ -10,7 +10,7 @@
   where `_pdelta_type` in ({% for t, e in enc.items() if e['delta'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})
 {%- endmacro %}
 
-{% macro six_sets_to_nabla_sql(net, key, attrs, types) %}
+{% macro six_sets_to_nabla_sql(net, key, attrs) %}
   {%- set enc = pdelta.delta_model()['encoding'] -%}
   {%- set q = adapter.quote -%}
   select {% for k in key %}{{ q(k) }}, {% endfor %}

@@ -19,7 +19,7 @@
 
 {#- last consumed sequence per input alias, from the batch log -#}
 {% macro consumed_watermarks(batches) %}
-  {%- set r = run_query('select `input`, max(`hi`), max(`batch_id`) from ' ~ batches ~ ' group by `input`') -%}
+  {%- set r = run_query('select `input`, max(`hi`) from ' ~ batches ~ ' group by `input`') -%}
   {%- set wm = {} -%}
   {%- for row in r.rows -%}{%- do wm.update({row[0]: (none if row[1] is none else row[1] | int)}) -%}{%- endfor -%}
   {{ return(wm) }}
