@@ -6,7 +6,8 @@
 #     stages: the paper's example in its old state (full build), then its new state
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
 #     shared algebra on Spark, seed loading); then a Delta MERGE check through dbt
-#  3. pytest: algebra, declaration errors, randomized equivalence (PDELTA_DEEP=1: deep mode)
+#  3. pytest: algebra, declaration errors, pdelta validate catalogue, live validation over the
+#     Thrift Server, randomized equivalence + flag analysis (PDELTA_DEEP=1: deep mode)
 # The thrift lane runs beside the local lane (its work happens in the server's JVM); its log is
 # printed when it ends.
 set -euo pipefail
@@ -26,7 +27,11 @@ dbt_lane() {  # target, local dir
     "seed --target $target --full-refresh" \
     "run --target $target --full-refresh --vars '{paper_stage: old}'" \
     "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
-    "run --target $target --vars '{paper_stage: new}'" \
+    "pdelta validate --target $target" \
+    "run --target $target --vars '{paper_stage: new}' --exclude paper_d+" \
+    "pdelta validate --live --target $target --select paper_d" \
+    "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk" \
+    "run --target $target --vars '{paper_stage: new}' --select paper_d+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }

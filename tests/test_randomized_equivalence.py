@@ -25,7 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from randomized.project import SCHEMA, chained_model, output_columns, view_model, write_project
+from pdelta.declaration import normalize
+from pdelta.flags import analyze
+from randomized.project import SCHEMA, chained_declaration, chained_model, declaration, output_columns, view_model, write_project
 from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +46,7 @@ CHANGE_SCHEMA = STATE_SCHEMA + f", _before {BEFORE_TYPE}, _type string, _seq big
 def harness(tmp_path_factory):
     from pdelta.spark import session_from_profile
 
-    work = ROOT / ".pdelta" / "tests" / "randomized"
+    work = Path(os.environ.get("PDELTA_RANDOM_DIR", ROOT / ".pdelta" / "tests" / "randomized"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     os.environ["PDELTA_LOCAL_DIR"] = str(work / "spark")
@@ -171,6 +173,32 @@ def replay(model, cols, klen, before_rows, feed, after_rows):
     return Counter(ch["_pdelta_type"] for ch in feed)
 
 
+def predicted_sets(h: Harness) -> dict[str, dict[int, set[str]]]:
+    """Static flag analysis per view and scenario, from the scenario's techniques."""
+    out: dict[str, dict[int, set[str]]] = {}
+    for shape in h.shapes:
+        base, errs = normalize(declaration(shape), view_model(shape))
+        assert not errs, errs
+        chained = normalize(chained_declaration(shape), chained_model(shape))[0] if shape.chained else None
+        for sc in h.worlds[shape.name].scenarios:
+            a = analyze(base, {al.name: sc.technique[al.rel] for al in shape.aliases})
+            out.setdefault(view_model(shape), {})[sc.sid] = a.output
+            if chained is not None:
+                w = analyze(chained, {"z": sc.technique["z"]}, upstream={view_model(shape): a.output})
+                out.setdefault(chained_model(shape), {})[sc.sid] = w.output
+    return out
+
+
+def check_flag_analysis(model, predicted, feed, cols, tally):
+    observed: dict[int, set[str]] = {}
+    for ch in feed:
+        observed.setdefault(ch[cols[0]] // KEY_BASE, set()).add(ch["_pdelta_type"])
+    for sid, sets in observed.items():
+        assert sets <= predicted[model][sid], (
+            f"{model}, scenario {sid}: emitted {sorted(sets)}, flag analysis predicted only {sorted(predicted[model][sid])}")
+        tally[model].update(sets)
+
+
 def test_randomized_equivalence(harness):
     h = harness
     h.write_states()
@@ -182,6 +210,8 @@ def test_randomized_equivalence(harness):
     if "PDELTA_RANDOM_SIDS" not in os.environ:
         assert scenarios >= (2000 if DEEP else 200)
     seen_types = Counter()
+    predicted = predicted_sets(h)
+    tally = {m: set() for m in predicted}
     steps = int(os.environ.get("PDELTA_RANDOM_STEPS", max(s.steps for s in h.shapes)))
     for step in range(1, steps + 1):
         active = [s for s in h.shapes if s.steps >= step]
@@ -190,15 +220,26 @@ def test_randomized_equivalence(harness):
         feeds = {s.name: h.worlds[s.name].step() for s in active}
         h.write_states()
         h.append_changes(feeds)
+        if step == 1:  # `pdelta explain` predicts the refresh with a dry run; compared below
+            from pdelta.cli import explain_next_refresh
+            explained = view_model(h.shapes[0])
+            dry = explain_next_refresh(h.project, ROOT, "local", explained)
+            assert dry is not None and dry["built"], dry
         h.dbt("run", "--threads", "2", "--select", *[m for s, m, _, _ in views_of(h) if s.name in names])
         for shape, model, cols, oracle in views_of(h):
             if shape.name not in names:
                 continue
             after = h.rows(model, cols)
             assert_equal_to_recompute(model, cols, after, oracle())
-            seen_types += replay(model, cols, key_len(model, h), before[model], h.feed(model, cols, step), after)
+            feed = h.feed(model, cols, step)
+            seen_types += replay(model, cols, key_len(model, h), before[model], feed, after)
+            check_flag_analysis(model, predicted, feed, cols, tally)
+            if step == 1 and model == explained:
+                assert dry["pending_counts"] == dict(Counter(ch["_pdelta_type"] for ch in feed)), (dry["pending_counts"], model)
         n = sum(len(h.worlds[s.name].scenarios) * (2 if s.chained else 1) for s in active)
         print(f"[randomized] refresh {step}/{steps}: {n} scenarios equal to recomputation; "
               f"view changes so far {dict(seen_types)}", flush=True)
+    print("[randomized] flag analysis: every emitted set was predicted; per view predicted/seen: "
+          + ", ".join(f"{m} {len(set().union(*predicted[m].values()))}/{len(tally[m])}" for m in sorted(predicted)), flush=True)
     # the suite must exercise every kind of view change
     assert set(seen_types) >= {"ins", "del", "upd", "ups", "delk"}, seen_types

@@ -8,6 +8,11 @@
     orders the DAG and the manifest shows them), and renders the full-recompute SELECT, which
     is what the model compiles to and what the first run builds. -#}
 {% macro dimension_view(declaration) %}
+  {#- `pdelta validate` parses with this var set: it checks every view itself and reports all
+      problems at once, so nothing here may stop the parse -#}
+  {%- if var('pdelta_validate', false) -%}
+    {{ return('select 1 as pdelta_validate_placeholder') }}
+  {%- endif -%}
   {%- set view = pdelta.normalize_declaration(declaration, model.name) -%}
   {%- for alias in view['order'] -%}
     {%- do pdelta.resolve_relation(view['relations'][alias]['changes']) -%}

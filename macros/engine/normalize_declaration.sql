@@ -61,6 +61,9 @@
       {%- if j is not mapping or not j.get('to') or not j.get('on') -%}
         {{ exceptions.raise_compiler_error(at ~ ": `join` needs `to` (the parent alias) and `on` ({parent_column: key_column})") }}
       {%- endif -%}
+      {%- if (j.get('type', 'inner') | lower) != 'inner' -%}
+        {{ exceptions.raise_compiler_error(at ~ ": join " ~ j['to'] ~ " -> " ~ alias ~ " is a " ~ j['type'] ~ " join; a dimension view joins with inner joins only") }}
+      {%- endif -%}
       {%- set on = [] -%}
       {%- for pc, kc in j['on'].items() -%}{%- do on.append([pc, kc]) -%}{%- endfor -%}
       {%- set on_keys = [] -%}{%- for p in on -%}{%- do on_keys.append(p[1]) -%}{%- endfor -%}

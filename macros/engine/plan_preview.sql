@@ -3,6 +3,7 @@
     and testing the rule terms (e.g. the paper's figures); `final` names the CTE, e.g.
     `c__prj_delta`, `j1__nabla`, `v__changes`. -#}
 {% macro plan_preview(declaration, final='v__changes') %}
+  {%- if var('pdelta_validate', false) -%}{{ return('select 1 as pdelta_validate_placeholder') }}{%- endif -%}
   {%- set view = pdelta.normalize_declaration(declaration, model.name) -%}
   {%- set inputs = {} -%}
   {%- for alias in view['order'] -%}

@@ -6,6 +6,11 @@
     dimension view can consume it) and record the new watermarks. -#}
 {% materialization dimension_view, adapter='spark' %}
   {%- set view = pdelta.normalize_declaration(config.get('pdelta'), model.name) -%}
+  {#- the full build runs the model's SQL and refreshes run the declaration: they must agree -#}
+  {%- set declared_sql = pdelta.full_select_sql(view, pdelta.resolved_states(view)) -%}
+  {%- if (sql | replace('\n', ' ') | replace(' ', '')) != (declared_sql | replace('\n', ' ') | replace(' ', '')) -%}
+    {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so the body must be what it renders (run `pdelta validate` for details)") }}
+  {%- endif -%}
   {%- set target = this.incorporate(type='table') -%}
   {%- set feed = pdelta.meta_relation(this, 'changes') -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}

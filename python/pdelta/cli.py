@@ -1,8 +1,17 @@
-"""`pdelta` command line."""
+"""`pdelta` command line.
+
+    pdelta validate [--live] [--format json]   check every dimension view before anything runs
+    pdelta explain MODEL                        rule terms, predicted sets, the SQL of the next refresh
+    pdelta run [dbt arguments]                  validate, then `dbt <arguments>`; refuses on an error
+    pdelta gen-macros [--check]                 write the Jinja delta model from python/pdelta/algebra.py
+"""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+import time
 from pathlib import Path
 
 from . import algebra
@@ -36,12 +45,301 @@ def cmd_gen_macros(args: argparse.Namespace) -> int:
     return 1 if stale else 0
 
 
+# -- project location ------------------------------------------------------------------------
+def _dirs(args) -> tuple[Path, Path | None]:
+    project = Path(args.project_dir).resolve() if args.project_dir else find_project_root(Path.cwd())
+    if args.profiles_dir:
+        profiles = Path(args.profiles_dir).resolve()
+    elif os.environ.get("DBT_PROFILES_DIR"):
+        profiles = Path(os.environ["DBT_PROFILES_DIR"]).resolve()
+    elif (project / "profiles.yml").exists():
+        profiles = project
+    else:
+        profiles = None  # dbt's default, ~/.dbt
+    return project, profiles
+
+
+def _target(args, profiles: Path | None) -> str:
+    """The dbt target: --target, else the profile's default (rendered like dbt renders it)."""
+    if args.target:
+        return args.target
+    import jinja2
+    import yaml
+
+    from .spark import _env_var
+
+    path = (profiles or Path.home() / ".dbt") / "profiles.yml"
+    rendered = yaml.safe_load(jinja2.Environment().from_string(path.read_text()).render(env_var=_env_var))
+    name = yaml.safe_load((_dirs(args)[0] / "dbt_project.yml").read_text())["profile"]
+    return rendered[name]["target"]
+
+
+def _load(args):
+    from .project import ParseError, Project, parse_manifest
+    from .validate import validate
+
+    project_dir, profiles = _dirs(args)
+    try:
+        manifest = parse_manifest(project_dir, profiles, args.target)
+    except ParseError as e:
+        raise SystemExit(f"pdelta: {e}")
+    project = Project(manifest, project_dir)
+    views, errors = validate(project, set(args.select) if getattr(args, "select", None) else None)
+    return project, views, errors
+
+
+# -- validate ------------------------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .flags import analyze_all, cheaper_capture_hints
+
+    started = time.time()
+    project, views, errors = _load(args)
+    selected = [n.name for n in project.dimension_views() if not args.select or n.name in args.select]
+    bad = {e.model for e in errors if e.severity == "error"}
+    analyses = analyze_all({k: v for k, v in views.items() if k not in bad})
+    live_reports = []
+    if args.live:
+        live_reports = _live(args, project, {k: views[k] for k in selected if k in views and k not in bad})
+        errors = errors + [v for r in live_reports for v in r.violations]
+    n_err = sum(1 for e in errors if e.severity == "error")
+    if args.format == "json":
+        out = {
+            "ok": n_err == 0,
+            "errors": [e.as_dict() for e in errors if e.severity == "error"],
+            "warnings": [e.as_dict() for e in errors if e.severity != "error"],
+            "views": {name: {"valid": name not in bad,
+                             **({"inputs": {a: sorted(s, key=algebra.SIX_SETS.index) for a, s in analyses[name].inputs.items()},
+                                 "emits": sorted(analyses[name].output, key=algebra.SIX_SETS.index),
+                                 "apply": analyses[name].statements()} if name in analyses else {})}
+                      for name in selected},
+            "live": [{"view": r.view, "stats": r.stats} for r in live_reports],
+        }
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        for e in errors:
+            print(("error: " if e.severity == "error" else "warning: ") + e.render())
+        for name in selected:
+            if name in analyses:
+                a = analyses[name]
+                print(f"ok {name}: emits {_sets(a.output)} from inputs "
+                      + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items()) + f"; apply: {'; '.join(a.statements())}")
+                for h in cheaper_capture_hints(views[name], a):
+                    print(f"    cheaper: {h}")
+        print(f"pdelta validate: {len(selected)} dimension view(s), {n_err} error(s), "
+              f"{len(errors) - n_err} warning(s) in {time.time() - started:.1f}s")
+    return 1 if n_err else 0
+
+
+def _sets(s) -> str:
+    return "{" + ", ".join(sorted(s, key=algebra.SIX_SETS.index)) + "}"
+
+
+def _live(args, project, views):
+    from .live import InputRelations, check_view_live, connect
+
+    _, profiles = _dirs(args)
+    ex = connect(profiles or Path.home() / ".dbt", _target(args, profiles))
+    reports = []
+    for name, view in views.items():
+        inputs = {}
+        for alias in view.order:
+            r = view.relations[alias]
+            inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation)
+        node = project.model_node(name)
+        batches = node.relation_name[:-1] + "__pdelta_batches`" if node.relation_name.endswith("`") else node.relation_name + "__pdelta_batches"
+        reports.append(check_view_live(view, inputs, batches, ex, args.sample))
+    return reports
+
+
+# -- explain -------------------------------------------------------------------------------------
+RULES = [  # term-name suffix -> what it is (DESIGN.md §3); first match wins
+    ("__changes", "feed range: the input's rows after its watermark, up to this refresh's bound"),
+    ("__net_effect", "net effect per key (algebra.NET)"),
+    ("__delta", "Fig. 4: six sets -> insert set ΔR"),
+    ("__nabla", "Fig. 4: six sets -> delete set ∇R with flags"),
+    ("__new", "current state"),
+    ("__sel_", "selection rule (macros/algebra/rule_selection.sql)"),
+    ("__prj_", "projection rule with the effectiveness test (macros/algebra/rule_projection.sql)"),
+]
+
+
+def describe_term(name: str) -> str:
+    if name == "v__changes":
+        return "Fig. 6: ΔV/∇V -> the six sets (macros/algebra/delete_insert_to_six_sets.sql)"
+    if name in ("v__delta", "v__nabla"):
+        return "the view's projection (projection rule)"
+    if name.startswith("j") and "__" in name and name.split("__")[0][1:].isdigit():
+        part = name.split("__", 1)[1]
+        return "join rule (macros/algebra/rule_join.sql): " + {
+            "new": "S_new ⋈ T_new", "delta": "ΔV = S_new⋈ΔT ∪ ΔS⋈T_new", "nabla": "∇V, flags by j()",
+            "delta_s_new_x_t_delta": "S_new ⋈ ΔT", "delta_s_delta_x_t_new": "ΔS ⋈ T_new",
+            "nabla_s_old_x_t_nabla": "S_old ⋈ ∇T", "nabla_s_nabla_x_t_old": "∇S ⋈ T_old",
+            "nabla_s_partial": "partial ∇S rows (flag s())"}.get(part, part)
+    if name.endswith("_old"):
+        return "old state R_new − ΔR ∪ ∇R, preserved rows flagged `pre` (macros/algebra/old_state.sql)"
+    for suffix, what in RULES:
+        if suffix in name:
+            return what
+    return ""
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .flags import analyze_all, cheaper_capture_hints
+
+    args.select = None
+    project, views, errors = _load(args)
+    mine = [e for e in errors if e.model == args.model]
+    if args.model not in views or any(e.severity == "error" for e in mine):
+        for e in mine:
+            print("error: " + e.render())
+        if not mine:
+            print(f"pdelta explain: `{args.model}` is not a dimension_view of this project", file=sys.stderr)
+        return 1
+    view = views[args.model]
+    a = analyze_all({k: v for k, v in views.items() if not any(e.model == k and e.severity == "error" for e in errors)})[args.model]
+    print(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
+    for alias in view.order:
+        r = view.relations[alias]
+        join = f" joined on {', '.join(f'{r.join_to}.{p} = {alias}.{k}' for p, k in r.join_on)}" if r.join_to else " (root)"
+        print(f"  {alias}: state {r.state!r}, changes {r.changes!r}, technique {r.technique or 'pdelta_view'}{join}"
+              + (f", where {r.where}" if r.where else ""))
+        print(f"      feed can hold {_sets(a.inputs[alias])}; after its selection/projection {_sets(a.relations[alias])}")
+    print(f"  the view can emit {_sets(a.output)}")
+    print(f"  apply needs: {'; '.join(a.statements())}")
+    for h in cheaper_capture_hints(view, a):
+        print(f"  cheaper: {h}")
+    if args.static:
+        return 0
+    info = explain_next_refresh(*_dirs(args), args.target, args.model)
+    if info is None:
+        return 1
+    print(f"\nnext refresh of {info['relation']}" + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
+    for alias, rng in info["inputs"].items():
+        print(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({rng['lo']}, {rng['hi']}]"
+              + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
+    rc = 0
+    if info["built"]:
+        counts = info.get("pending_counts", {})
+        observed = set(counts)
+        print(f"  dry run: the refresh would emit {counts or 'nothing'}"
+              + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
+        if not observed <= a.output:
+            rc = 1  # the static analysis missed a set: a bug to report
+        if args.expect_emits is not None:
+            want = {t for t in args.expect_emits.split(",") if t}
+            if observed != want:
+                print(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run emits {_sets(observed)}")
+                rc = 1
+    elif args.expect_emits is not None:
+        print("pdelta explain: --expect-emits needs a built view")
+        rc = 1
+    print("\nrule terms:")
+    for t in info["terms"]:
+        print(f"  {t['name']:<34} {t['kept_as']:<14} {describe_term(t['name'])}")
+    if args.sql:
+        print("\n-- the six-set changes of the refresh (one statement; the engine writes the scratch-table terms first)")
+        print(info["changes_sql"])
+        print("\n-- applied with")
+        print(info["apply_sql"])
+    else:
+        print("\n(--sql prints the SQL)")
+    return rc
+
+
+def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str | None, model: str) -> dict | None:
+    """The next refresh of `model` as the engine would run it (macros/engine/explain_refresh.sql),
+    with a dry run's six-set counts when the view is built."""
+    from dbt.cli.main import dbtRunner
+
+    from .spark import quiet_pyspark_logging
+
+    quiet_pyspark_logging()
+    found: list[dict] = []
+
+    def listen(event):
+        msg = getattr(event.info, "msg", "") or ""
+        if isinstance(msg, str) and msg.startswith("pdelta-explain:"):
+            found.append(json.loads(msg[len("pdelta-explain:"):]))
+
+    cmd = ["run-operation", "pdelta.explain_refresh", "--args", json.dumps({"model_name": model}),
+           "--project-dir", str(project_dir), "--quiet"]
+    if profiles:
+        cmd += ["--profiles-dir", str(profiles)]
+    if target:
+        cmd += ["--target", target]
+    res = dbtRunner(callbacks=[listen]).invoke(cmd)
+    if not res.success or not found:
+        print(f"pdelta explain: dbt run-operation failed: {res.exception}", file=sys.stderr)
+        return None
+    return found[0]
+
+
+# -- run ---------------------------------------------------------------------------------------
+def cmd_run(argv: list[str]) -> int:
+    """Validate, then hand the arguments to dbt in this process."""
+    from dbt.cli.main import dbtRunner
+
+    from .spark import quiet_pyspark_logging
+
+    if not argv:
+        print("usage: pdelta run <dbt command and arguments>, e.g. pdelta run build --target local", file=sys.stderr)
+        return 2
+    ns = argparse.Namespace(project_dir=_opt(argv, "--project-dir"), profiles_dir=_opt(argv, "--profiles-dir"),
+                            target=_opt(argv, "--target") or _opt(argv, "-t"), select=None)
+    started = time.time()
+    project, views, errors = _load(ns)
+    for e in errors:
+        print(("error: " if e.severity == "error" else "warning: ") + e.render())
+    n_err = sum(1 for e in errors if e.severity == "error")
+    if n_err:
+        print(f"pdelta run: {n_err} validation error(s); dbt was not run")
+        return 1
+    print(f"pdelta run: {len(views)} dimension view(s) valid ({time.time() - started:.1f}s); dbt {' '.join(argv)}", flush=True)
+    quiet_pyspark_logging()
+    res = dbtRunner().invoke(argv)
+    print(f"pdelta run: dbt {argv[0]} {'succeeded' if res.success else 'FAILED'} in {time.time() - started:.0f}s")
+    return 0 if res.success else 1
+
+
+def _opt(argv: list[str], name: str) -> str | None:
+    for i, a in enumerate(argv):
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project-dir", help="dbt project (default: the one containing the current directory)")
+    p.add_argument("--profiles-dir", help="directory of profiles.yml (default: $DBT_PROFILES_DIR, the project, ~/.dbt)")
+    p.add_argument("--target", "-t", help="dbt target (default: the profile's)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="pdelta", description=__doc__)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "run":
+        return cmd_run(argv[1:])
+    parser = argparse.ArgumentParser(prog="pdelta", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql and the algebra seed from the Python delta model")
     gen.add_argument("--check", action="store_true", help="only check that the file is up to date")
     gen.set_defaults(func=cmd_gen_macros)
+    val = sub.add_parser("validate", help="check every dimension view (static; --live: also the data)")
+    _common(val)
+    val.add_argument("--select", "-s", nargs="+", help="only these dimension-view models")
+    val.add_argument("--format", choices=["text", "json"], default="text")
+    val.add_argument("--live", action="store_true", help="also check keys, orphans and pending change feeds in the warehouse")
+    val.add_argument("--sample", type=float, help="live state checks on a PCT percent sample (bounded cost)")
+    val.set_defaults(func=cmd_validate)
+    exp_ = sub.add_parser("explain", help="what the next refresh of a dimension view runs and can emit")
+    _common(exp_)
+    exp_.add_argument("model")
+    exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
+    exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
+    exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
+    exp_.set_defaults(func=cmd_explain)
+    sub.add_parser("run", help="validate, then run dbt with the given arguments (pdelta run build --target local)")
     args = parser.parse_args(argv)
     return args.func(args)
 

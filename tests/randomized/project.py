@@ -71,6 +71,17 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
         "version: 2\nsources:\n  - name: it\n    schema: " + SCHEMA + "\n    tables:\n"
         "      - name: all_states\n      - name: all_changes\n"
     )
+    # keys declared as dbt users declare them, so `pdelta validate` / `explain` accept the views
+    schema = ["version: 2", "models:"]
+    for shape in shapes:
+        for rel in shape.rels():
+            key = shape.key_cols(rel)
+            schema.append(f"  - name: {rel_model(shape, rel)}")
+            if len(key) == 1:
+                schema.append(f"    columns: [{{name: {key[0]}, data_tests: [unique, not_null]}}]")
+            else:
+                schema.append(f"    constraints: [{{type: primary_key, columns: [{', '.join(key)}]}}]")
+    (models / "_keys.yml").write_text("\n".join(schema) + "\n")
     for shape in shapes:
         for rel in shape.rels():
             cols = shape.columns(rel)

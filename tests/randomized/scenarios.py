@@ -14,19 +14,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from pdelta.techniques import TECHNIQUES as _TECHNIQUES
+
 KEY_BASE = 10_000
 FK_SLOTS = ("fa", "fb", "fc")
 ATTRS = ("v", "s")
 
-# technique -> the change types its feed carries (paper Fig. 2, plus an upsert/tombstone feed)
-TECHNIQUES = {
-    "audit_columns": ("ins", "up", "del"),
-    "log_based": ("ins", "upd", "del"),
-    "log_net_effect": ("ups", "del"),
-    "change_tracking": ("ins", "up", "delk"),
-    "snapshot_diff": ("ins", "upd", "del"),
-    "upsert_feed": ("ups", "delk"),
-}
+# technique -> the change types its feed carries: the package's one definition (paper Fig. 2)
+TECHNIQUES = {k: v for k, v in _TECHNIQUES.items() if k != "any"}
 PER_BATCH = {"audit_columns", "snapshot_diff"}  # report the batch's net difference, not each event
 
 PREDICATES = [

@@ -1,0 +1,70 @@
+{#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
+    declaration in normal form, each input's pending feed range, the rule terms and the SQL of
+    each, the statement that reads the six-set result and the apply statement. Logged as one
+    JSON line prefixed `pdelta-explain:`; nothing is written.
+
+      dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
+{% macro explain_refresh(model_name) %}
+  {%- set nodes = [] -%}
+  {%- for n in graph.nodes.values() if n.resource_type == 'model' and n.name == model_name -%}{%- do nodes.append(n) -%}{%- endfor -%}
+  {%- if not nodes or nodes[0].config.materialized != 'dimension_view' -%}
+    {{ exceptions.raise_compiler_error("pdelta explain: `" ~ model_name ~ "` is not a dimension_view model of this project") }}
+  {%- endif -%}
+  {%- set node = nodes[0] -%}
+  {%- set view = pdelta.normalize_declaration(node.config.get('pdelta'), model_name) -%}
+  {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias, type='table') -%}
+  {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
+  {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
+  {%- set consumed = pdelta.consumed_watermarks(batches) if built else {} -%}
+  {%- set inputs = {} -%}
+  {%- set ranges = {} -%}
+  {%- for alias in view['order'] -%}
+    {%- set r = view['relations'][alias] -%}
+    {%- set changes = pdelta.resolve_relation(r['changes']) -%}
+    {%- set state = pdelta.resolve_relation(r['state']) -%}
+    {%- set cols = [] -%}
+    {%- for c in adapter.get_columns_in_relation(state) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
+    {%- set hi = pdelta.feed_high_watermark(changes) -%}
+    {%- set lo = consumed.get(alias) -%}
+    {%- do inputs.update({alias: {'state': state, 'changes': changes, 'columns': cols,
+                                  'lo': lo, 'hi': hi if hi is not none else lo}}) -%}
+    {%- do ranges.update({alias: {'state': state | string, 'changes': changes | string, 'lo': lo, 'hi': hi}}) -%}
+  {%- endfor -%}
+  {%- set prefix = this_rel.identifier ~ '__pdelta_t_' -%}
+  {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+  {%- set q = adapter.quote -%}
+  {%- set attrs_out = [] -%}
+  {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- set terms = [] -%}
+  {%- for c in plan -%}{%- do terms.append({'name': c[0][prefix | length:], 'sql': c[1] | trim, 'kept_as': 'scratch table' if c[2] == 'cache' else 'inline CTE'}) -%}{%- endfor -%}
+  {%- set out = {
+      'model': model_name, 'relation': this_rel | string, 'built': built,
+      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms,
+      'changes_sql': pdelta.render_plan(plan, prefix ~ 'v__changes'),
+      'apply_sql': pdelta.apply_changes(this_rel, pdelta.meta_relation(this_rel, 'stage'), view['key'], attrs_out) | trim} -%}
+  {%- if built -%}
+    {#- a dry run: the plan runs with its own scratch prefix, only the six-set counts are read -#}
+    {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
+    {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix) -%}
+    {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
+    {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__changes', this_rel.schema) -%}
+    {%- set counts = {} -%}
+    {%- for row in run_query('select `_pdelta_type`, count(*) from (' ~ final_sql ~ ') group by 1').rows -%}
+      {%- do counts.update({row[0]: row[1] | int}) -%}
+    {%- endfor -%}
+    {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
+    {%- set input_counts = {} -%}
+    {%- for alias in view['order'] -%}
+      {%- set inp = inputs[alias] -%}
+      {%- set per = {} -%}
+      {%- if inp['hi'] is not none -%}
+        {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int) ~ (' and `_pdelta_seq` > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '') ~ ' group by 1').rows -%}
+          {%- do per.update({row[0]: row[1] | int}) -%}
+        {%- endfor -%}
+      {%- endif -%}
+      {%- do input_counts.update({alias: per}) -%}
+    {%- endfor -%}
+    {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
+  {%- endif -%}
+  {{ log('pdelta-explain:' ~ tojson(out), info=true) }}
+{% endmacro %}

@@ -1,0 +1,182 @@
+"""Static flag analysis: which of the six sets a dimension view's refresh can emit, given the sets
+each input's technique can deliver — the generalized delta rules (DESIGN.md §3) run on
+abstract rows instead of data.
+
+An abstract row is what one key of a (derived) relation can look like in a refresh:
+(in_delta, nabla_flag, present) — whether the key has an insert-set row, the flag of its
+delete-set row (None: none), and for unchanged keys (False, None) whether a row exists at all.
+Every rule maps a set of abstract rows to the set of rows it can produce, so the result is a
+superset of what the engine emits for any data (tested against the randomized scenarios)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from . import algebra
+from .declaration import View
+from .techniques import TECHNIQUES, VIEW_FEED
+
+Row = tuple[bool, str | None, bool]
+UNCHANGED: Row = (False, None, True)
+ABSENT: Row = (False, None, False)
+
+
+def possible_net(sets: set[str]) -> set[str]:
+    """Net effects of any sequence of changes drawn from `sets` (first and last decide)."""
+    out = set(sets)
+    for a, b in product(sets, repeat=2):
+        n = algebra.net_effect([a, b])
+        if n:
+            out.add(n)
+    return out
+
+
+def encode(sets: set[str]) -> set[Row]:
+    """Fig. 4 on abstract rows, plus the keys a refresh does not touch."""
+    rows = {UNCHANGED, ABSENT}
+    for t in sets:
+        d, f = algebra.to_delete_insert(t)
+        rows.add((d, f, False))
+    return rows
+
+
+def selection(rows: set[Row]) -> set[Row]:
+    """Δσ = σ_p(Δ); ∇σ = σ_{p ∨ flag≠comp}(π_{s(flag)} ∇): an image may pass or fail p."""
+    out: set[Row] = set()
+    for d, f, present in rows:
+        if (d, f) == (False, None):
+            out |= {UNCHANGED, ABSENT} if present else {ABSENT}
+            continue
+        for d2 in ({True, False} if d else {False}):
+            for f2 in ({"comp", None} if f == "comp" else {algebra.s(f)} if f else {None}):
+                out.add(_norm(d2, f2))
+    return out
+
+
+def projection(rows: set[Row]) -> set[Row]:
+    """The effectiveness test may cancel a complete pair that changes no projected column."""
+    out = set(rows)
+    for d, f, _ in rows:
+        if d and f == "comp":
+            out.add(UNCHANGED)
+    return out
+
+
+def join(s_rows: set[Row], t_rows: set[Row]) -> set[Row]:
+    """S ⋈_{S.a=T.pk} T for one key of S and the T row its foreign key names (DESIGN.md §3):
+    Δ = S_new ⋈ ΔT ∪ ΔS ⋈ T_new; ∇ = j(S_old ⋈ ∇T) ∪ j(∇S ⋈ T_old) ∪ s(partial ∇S)."""
+    out: set[Row] = set()
+    for (ds, fs, ps), (dt, ft, pt) in product(s_rows, t_rows):
+        s_new = ds or (fs is None and ps)
+        t_new = dt or (ft is None and pt)
+        d = s_new and t_new and (ds or dt)
+        if fs in ("up", "ups"):
+            f = algebra.s(fs)                 # third term: partial S rows join nothing
+        else:
+            s_old = "comp" if fs == "comp" else ("pre" if (not ds and ps) else None)
+            t_old = ft if ft else ("pre" if (not dt and pt) else None)
+            f = None if s_old is None or t_old is None or (s_old, t_old) == ("pre", "pre") else algebra.j(s_old, t_old)
+        present = (not ds and fs is None and ps) and (not dt and ft is None and pt)
+        out.add((d, f, present) if (d, f) == (False, None) else (d, f, False))
+    return out
+
+
+def _norm(d: bool, f: str | None) -> Row:
+    return (d, f, False) if (d, f) != (False, None) else ABSENT
+
+
+@dataclass
+class Analysis:
+    view: str
+    inputs: dict[str, set[str]]                   # alias -> sets its feed can deliver
+    relations: dict[str, set[str]] = field(default_factory=dict)  # alias -> sets after σ/π
+    output: set[str] = field(default_factory=set)
+
+    def statements(self) -> list[str]:
+        return apply_statements(self.output)
+
+
+def rows_to_sets(rows: set[Row]) -> set[str]:
+    return {t for d, f, _ in rows if (t := algebra.to_six_sets(d, f))}
+
+
+def analyze(view: View, techniques: dict[str, str] | None = None,
+            upstream: dict[str, set[str]] | None = None) -> Analysis:
+    """Sets a refresh of `view` can emit. `techniques` overrides the declared technique per
+    alias; a {feed_of: v} input takes `upstream[v]` (default: all six sets)."""
+    inputs: dict[str, set[str]] = {}
+    for alias in view.order:
+        r = view.relations[alias]
+        tech = (techniques or {}).get(alias, r.technique)
+        if isinstance(r.changes, dict) and "feed_of" in r.changes or tech == VIEW_FEED:
+            src = r.changes.get("feed_of") if isinstance(r.changes, dict) else None
+            inputs[alias] = set((upstream or {}).get(src, algebra.SIX_SETS))
+        else:
+            inputs[alias] = set(TECHNIQUES.get(tech or "any", algebra.SIX_SETS))
+    result = Analysis(view.model, inputs)
+    derived: dict[str, set[Row]] = {}
+    for alias in view.order:
+        rows = encode(possible_net(inputs[alias]))
+        if view.relations[alias].where:
+            rows = selection(rows)
+        rows = projection(rows)
+        derived[alias] = rows
+        result.relations[alias] = rows_to_sets(rows)
+    acc = derived[view.root]
+    for alias in view.order[1:]:
+        acc = join(acc, derived[alias])
+    acc = projection(acc)
+    result.output = rows_to_sets(acc)
+    return result
+
+
+def analyze_all(views: dict[str, View]) -> dict[str, Analysis]:
+    """Every view, upstream views first, so a chained view sees its input view's sets."""
+    done: dict[str, Analysis] = {}
+
+    def visit(name: str, stack: tuple = ()):
+        if name in done or name in stack:
+            return
+        v = views[name]
+        for r in v.relations.values():
+            if isinstance(r.changes, dict) and r.changes.get("feed_of") in views:
+                visit(r.changes["feed_of"], (*stack, name))
+        done[name] = analyze(v, upstream={k: a.output for k, a in done.items()})
+
+    for name in sorted(views):
+        visit(name)
+    return done
+
+
+def apply_statements(sets: set[str]) -> list[str]:
+    """What applying a batch with these sets takes (paper §4: less partial deltas apply cheaper)."""
+    if not sets:
+        return ["nothing to apply"]
+    if sets <= {"ins"}:
+        return ["INSERT INTO (append, no scan of the target)"]
+    if sets <= {"del", "delk"}:
+        return ["DELETE by key"]
+    clauses = []
+    if sets & {"del", "delk"}:
+        clauses.append(f"WHEN MATCHED AND type IN ({', '.join(sorted(sets & {'del', 'delk'}))}) THEN DELETE")
+    if sets & {"upd", "up", "ups"}:
+        clauses.append(f"WHEN MATCHED AND type IN ({', '.join(sorted(sets & {'upd', 'up', 'ups'}))}) THEN UPDATE")
+    if sets & {"ins", "ups", "up"}:  # `up` may reach a view row that was never there: inserted
+        clauses.append(f"WHEN NOT MATCHED AND type IN ({', '.join(sorted(sets & {'ins', 'ups', 'up'}))}) THEN INSERT")
+    return ["MERGE " + "; ".join(clauses)]
+
+
+def cheaper_capture_hints(view: View, analysis: Analysis) -> list[str]:
+    """Where a more complete capture would let the refresh skip work."""
+    hints = []
+    for alias, sets in analysis.inputs.items():
+        if "ups" in sets:
+            hints.append(f"`{alias}`: an upsert feed cannot tell inserts from updates; a technique that does "
+                         "(log_based, change_tracking) lets inserts append without a MERGE")
+        if "delk" in sets:
+            hints.append(f"`{alias}`: key-only deletes make deleted view rows key-only (`delk`); a before-image "
+                         "(log_based) makes them complete")
+        if "up" in sets and view.relations[alias].where:
+            hints.append(f"`{alias}`: partial updates through the predicate `{view.relations[alias].where}` become "
+                         "upserts; a before-image (log_based) keeps them updates")
+    return hints

@@ -1,0 +1,227 @@
+"""The dbt project as pdelta sees it: parsed by dbt itself (`dbtRunner` parse, never by reading
+Jinja), with each dimension view's declaration taken from the manifest and every relation it
+names resolved to a node, its columns, their types and its declared keys."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .declaration import View
+
+NOT_KNOWN = None  # a column list or type that cannot be known before the data exists
+
+
+class ParseError(RuntimeError):
+    pass
+
+
+def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None):
+    """dbt's manifest of the project. Declarations are not checked by the Jinja engine in this
+    parse (var `pdelta_validate`), so every broken view is still in it and reported at once."""
+    from dbt.cli.main import dbtRunner
+
+    args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps({"pdelta_validate": True}),
+            "--no-partial-parse", "--target-path", str(Path(project_dir) / "target" / "pdelta"), "--quiet"]
+    if profiles_dir:
+        args += ["--profiles-dir", str(profiles_dir)]
+    if target:
+        args += ["--target", target]
+    res = dbtRunner().invoke(args)
+    if not res.success:
+        raise ParseError(f"dbt could not parse the project: {res.exception}")
+    return res.result
+
+
+@dataclass
+class Node:
+    """A relation a declaration names: a model, seed, snapshot, source or a view's feed."""
+
+    spec: Any
+    kind: str                       # model | seed | snapshot | source | view_feed
+    unique_id: str
+    relation: str                   # quoted name to query, e.g. `schema`.`table`
+    columns: dict[str, str | None] | None   # all columns, lower-case name -> type (None: unknown), or not known
+    key_declared: set[frozenset[str]]       # column sets declared unique and not null
+    materialized: str | None = None
+    view_key: list[str] | None = None       # for a dimension view: its output key
+    types: dict[str, str] | None = None     # types declared in YAML, even where the column list is not complete
+
+    def type_of(self, column: str) -> str | None:
+        c = column.lower()
+        return (self.columns or {}).get(c) or (self.types or {}).get(c)
+
+
+_TYPE_WORD = re.compile(r"^\s*([a-z_]+)")
+
+
+class Project:
+    def __init__(self, manifest, project_dir: Path):
+        self.manifest = manifest
+        self.dir = Path(project_dir)
+        self.by_name: dict[str, list] = {}
+        for n in manifest.nodes.values():
+            if n.resource_type.value in ("model", "seed", "snapshot"):
+                self.by_name.setdefault(n.name, []).append(n)
+        self.tests_on: dict[str, list] = {}
+        for n in manifest.nodes.values():
+            if n.resource_type.value == "test" and getattr(n, "attached_node", None) and n.test_metadata:
+                self.tests_on.setdefault(n.attached_node, []).append(n)
+
+    # -- dimension views --------------------------------------------------------------------
+    def dimension_views(self) -> list:
+        return sorted((n for n in self.manifest.nodes.values()
+                       if n.resource_type.value == "model" and n.config.materialized == "dimension_view"),
+                      key=lambda n: n.name)
+
+    @staticmethod
+    def declaration(node) -> Any:
+        return node.config._extra.get("pdelta")
+
+    def model_node(self, name: str):
+        nodes = self.by_name.get(name) or []
+        own = [n for n in nodes if n.package_name == self.manifest.metadata.project_name] or nodes
+        return own[0] if own else None
+
+    # -- relations ----------------------------------------------------------------------------
+    def resolve(self, spec: Any, views: dict[str, View] | None = None) -> Node | None:
+        """The node a declaration's relation spec names, or None if the project has none."""
+        if isinstance(spec, str) or (isinstance(spec, dict) and "ref" in spec):
+            node = self.model_node(spec if isinstance(spec, str) else spec["ref"])
+            return None if node is None else self._node(spec, node, views)
+        if isinstance(spec, dict) and "feed_of" in spec:
+            node = self.model_node(spec["feed_of"])
+            if node is None or node.config.materialized != "dimension_view":
+                return None
+            view = (views or {}).get(node.name)
+            cols = None
+            if view is not None:
+                cols = {o.lower(): None for o, _, _ in view.output}
+                cols.update({"_pdelta_before": None, "_pdelta_type": "string", "_pdelta_seq": "bigint"})
+            rel = node.relation_name[:-1] + "__pdelta_changes`" if node.relation_name.endswith("`") \
+                else node.relation_name + "__pdelta_changes"
+            return Node(spec, "view_feed", node.unique_id, rel, cols, set(), "dimension_view",
+                        view.key if view else None)
+        pair = spec.get("source") if isinstance(spec, dict) else spec
+        if isinstance(pair, (list, tuple)) and len(pair) == 2:
+            for s in self.manifest.sources.values():
+                if s.source_name == pair[0] and s.name == pair[1]:
+                    return self._node(spec, s, views)
+        return None
+
+    def _node(self, spec, node, views) -> Node:
+        kind = node.resource_type.value
+        cols = self._columns(node)
+        materialized = getattr(node.config, "materialized", None)
+        view_key = None
+        if materialized == "dimension_view" and views and node.name in views:
+            view_key = views[node.name].key
+        return Node(spec, kind, node.unique_id, node.relation_name, cols, self._keys(node), materialized, view_key,
+                    self.types(node))
+
+    def _columns(self, node) -> dict[str, str | None] | None:
+        """All columns (lower-case name -> type or None) when they can be known before the
+        data exists, else None. A YAML column list is complete only under an enforced contract;
+        otherwise it still lends its types."""
+        declared = {c.lower(): (getattr(col, "data_type", None) or None) for c, col in (node.columns or {}).items()}
+        kind = node.resource_type.value
+        if kind == "seed":
+            path = Path(node.root_path) / node.original_file_path
+            types = {k.lower(): v for k, v in (node.config.column_types or {}).items()}
+            try:
+                with path.open(newline="") as f:
+                    header = [h.strip().lower() for h in next(csv.reader(f))]
+            except (OSError, StopIteration):
+                return NOT_KNOWN
+            return {h: types.get(h) or declared.get(h) for h in header}
+        contract = getattr(node.config, "contract", None)
+        if declared and contract is not None and getattr(contract, "enforced", False):
+            return declared
+        if kind == "model" and node.config.materialized != "dimension_view":
+            cols = select_list_columns(node.raw_code)
+            if cols is not None:
+                return {c: t or declared.get(c) for c, t in cols.items()}
+        return NOT_KNOWN
+
+    def types(self, node) -> dict[str, str]:
+        return {c.lower(): col.data_type for c, col in (node.columns or {}).items() if getattr(col, "data_type", None)}
+
+    def _keys(self, node) -> set[frozenset[str]]:
+        keys: set[frozenset[str]] = set()
+        for c in getattr(node, "constraints", None) or []:
+            if c.type.value == "primary_key" and c.columns:
+                keys.add(frozenset(x.lower() for x in c.columns))
+        not_null, unique = set(), set()
+        for name, col in (node.columns or {}).items():
+            for c in col.constraints or []:
+                t = c.type.value
+                if t == "primary_key":
+                    keys.add(frozenset([name.lower()]))
+                elif t == "not_null":
+                    not_null.add(name.lower())
+                elif t == "unique":
+                    unique.add(name.lower())
+        combos = []
+        for t in self.tests_on.get(node.unique_id, []):
+            test, col = t.test_metadata.name, (t.column_name or "").lower()
+            if test == "not_null" and col:
+                not_null.add(col)
+            elif test == "unique" and col:
+                unique.add(col)
+            elif test == "unique_combination_of_columns":
+                combos.append(frozenset(c.lower() for c in t.test_metadata.kwargs.get("combination_of_columns", [])))
+        keys |= {frozenset([c]) for c in unique & not_null}
+        keys |= {c for c in combos if c and c <= not_null}
+        return keys
+
+
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def select_list_columns(raw_sql: str) -> dict[str, str | None] | None:
+    """Output columns of a model's SELECT, read with sqlglot after Jinja is blanked out; None
+    when they cannot be known statically (a `*`, an unnamed expression, Jinja in the list)."""
+    import sqlglot
+    from sqlglot import exp
+
+    text = _JINJA.sub(lambda m: "__jinja__" if m.group(0).startswith("{{") else " ", raw_sql)
+    try:
+        tree = sqlglot.parse_one(text, read="spark")
+    except Exception:
+        return NOT_KNOWN
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return NOT_KNOWN
+    out: dict[str, str | None] = {}
+    for e in select.expressions:
+        name = e.alias_or_name
+        if not name or isinstance(e, exp.Star) or "__jinja__" in name or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+            return NOT_KNOWN
+        inner = e.this if isinstance(e, exp.Alias) else e
+        out[name.lower()] = inner.to.sql("spark").lower() if isinstance(inner, exp.Cast) else None
+    return out
+
+
+def type_family(dtype: str | None) -> str | None:
+    """Join-compatibility class of a Spark type name."""
+    if not dtype:
+        return None
+    m = _TYPE_WORD.match(dtype.lower())
+    word = m.group(1) if m else dtype.lower()
+    families = {
+        "integral": ("tinyint", "byte", "smallint", "short", "int", "integer", "bigint", "long"),
+        "decimal": ("decimal", "dec", "numeric"),
+        "floating": ("float", "double", "real"),
+        "string": ("string", "varchar", "char", "text"),
+        "date": ("date",),
+        "timestamp": ("timestamp", "timestamp_ntz", "timestamp_ltz"),
+        "boolean": ("boolean", "bool"),
+        "binary": ("binary",),
+    }
+    for fam, words in families.items():
+        if word in words:
+            return fam
+    return word

@@ -1,0 +1,234 @@
+"""`pdelta validate` / `pdelta run` on a user project that installs pdelta: a catalogue of models
+that are not dimension views, each reported with its own rule and message, and valid models
+passing. The project is parsed by dbt itself (no Spark needed)."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pdelta.declaration import normalize
+from pdelta.project import Project, parse_manifest
+from pdelta.validate import validate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+C = {"state": "cust", "changes": "cust_changes", "key": ["cid"], "technique": "log_based",
+     "columns": ["cid", "cname", "caddr"]}
+A = {"state": "addr", "changes": "addr_changes", "key": ["aid"], "technique": "change_tracking",
+     "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity", "acountry"], "where": "acountry = 'DE'"}
+A2 = {"state": "addr2", "changes": "addr2_changes", "key": ["aid", "part"], "technique": "upsert_feed",
+      "join": {"to": "c", "on": {"caddr": "aid", "cpart": "part"}}, "columns": ["acity"]}
+GOOD = {"root": "c", "relations": {"c": C, "a": A}}
+
+
+def view(**rels):
+    return {"root": "c", "relations": {"c": C, **rels}}
+
+
+def body(sql):
+    """A dimension_view model whose body is hand-written SQL instead of the declaration's."""
+    return ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v) }}\n" + sql + "\n")
+
+
+# model -> (declaration or hand-written body, rule, alias, message fragment)
+CATALOGUE = {
+    "bad_join_non_key": (view(a={**A, "join": {"to": "c", "on": {"caddr": "acity"}}}), "join-on-key", "a",
+                         "equates `c.caddr` with `a.acity`, which is not in the primary key ['aid']"),
+    "bad_join_part_of_composite_key": (view(a2={**A2, "join": {"to": "c", "on": {"caddr": "aid"}}}), "join-whole-key", "a2",
+                                       "must equate the whole primary key ['aid', 'part']"),
+    "bad_root_key_dropped": ({"root": "c", "relations": {"c": {**C, "columns": ["cname"]}, "a": A}}, "root-key", "c",
+                             "the root key column `c.cid` must be an output column"),
+    "bad_aggregate": (body("select caddr, count(*) as n from {{ ref('cust') }} group by caddr"), "aggregate", None,
+                      "it aggregates (GROUP BY or an aggregate function)"),
+    "bad_distinct": (body("select distinct caddr from {{ ref('cust') }}"), "distinct", None, "SELECT DISTINCT"),
+    "bad_outer_join_sql": (body("select c.cid, a.acity from {{ ref('cust') }} c left join {{ ref('addr') }} a on c.caddr = a.aid"),
+                           "outer-join", None, "LEFT JOIN: a dimension view joins with inner joins only"),
+    "bad_outer_join_declared": (view(a={**A, "join": {"to": "c", "on": {"caddr": "aid"}, "type": "left"}}), "outer-join", "a",
+                                "join c -> a is a left join"),
+    "bad_union": (body("select cid from {{ ref('cust') }} union select aid from {{ ref('addr') }}"), "set-operation", None,
+                  "UNION combines two queries"),
+    "bad_rand_predicate": (view(a={**A, "where": "rand() < 0.5"}), "deterministic", "a",
+                           "calls `RAND()`, which is not deterministic"),
+    "bad_current_timestamp_predicate": (view(a={**A, "where": "valid_to > current_timestamp()"}), "deterministic", "a",
+                                        "calls `CURRENT_TIMESTAMP()`, which is not deterministic"),
+    "bad_missing_change_feed": (view(a={k: v for k, v in A.items() if k != "changes"}), "change-feed", "a",
+                                "`changes` is required: every input needs a change feed"),
+    "bad_change_feed_not_found": (view(a={**A, "changes": "addr_feed_nowhere"}), "change-feed", "a",
+                                  "change feed 'addr_feed_nowhere' is not a model"),
+    "bad_change_feed_shape": (view(a={**A, "changes": "addr_changes_no_seq"}), "change-feed", "a",
+                              "lacks the column(s) ['_pdelta_seq']"),
+    "bad_join_type_mismatch": (view(a={**A, "join": {"to": "c", "on": {"cname": "aid"}}}), "join-types", "a",
+                               "join c.cname (string) = a.aid (bigint) compares different types"),
+    "bad_no_technique": (view(a={k: v for k, v in A.items() if k != "technique"}), "technique", "a",
+                         "no `technique` declared"),
+    "bad_unknown_technique": (view(a={**A, "technique": "telepathy"}), "technique", "a", "unknown technique `telepathy`"),
+    "bad_predicate_on_other_relation": (view(a={**A, "where": "c.cname = 'Bob'"}), "predicate-columns", "a",
+                                        "references `c.cname`; a relation's predicate reads only its own columns"),
+    "bad_predicate_subquery": (view(a={**A, "where": "aid in (select cid from cust)"}), "predicate-subquery", "a",
+                               "has a subquery"),
+    "bad_predicate_unknown_column": (view(a={**A, "where": "population > 5"}), "predicate-columns", "a",
+                                     "references `population`, not a column of `addr`"),
+    "bad_join_cycle": ({"root": "c", "relations": {"c": C, "a": {**A, "join": {"to": "b", "on": {"fk": "aid"}}},
+                                                   "b": {**A, "columns": ["acity2"], "join": {"to": "a", "on": {"fk2": "aid"}}}}},
+                       "join-cycle", "a", "its joins form a cycle that never reaches the root `c`"),
+    "bad_key_not_declared": (view(a={**A, "state": "addr_untested"}), "key-declared", "a",
+                             "primary key ['aid'] is not declared on model `addr_untested`"),
+    "bad_unknown_column": (view(a={**A, "columns": ["acity", "zip"]}), "column", "a", "`zip` is not a column of `addr`"),
+    "bad_expression_column": (view(a={**A, "columns": {"n": "count(acity)"}}), "aggregate", "a",
+                              "output `n` is the expression `count(acity)`"),
+    "bad_window_predicate": (view(a={**A, "where": "row_number() over (order by aid) = 1"}), "window", "a",
+                             "uses a window function"),
+    "bad_state_not_found": (view(a={**A, "state": "addr_nowhere"}), "state", "a",
+                            "state 'addr_nowhere' is not a model, seed or source"),
+    "bad_duplicate_output": (view(a={**A, "columns": {"cname": "acity"}}), "output-unique", "a",
+                             "output column `cname` is declared twice"),
+    "bad_hand_written_spj": (body("select c.cid, c.cname from {{ ref('cust') }} c"), "body", None,
+                             "its body is not {{ pdelta.dimension_view(<declaration>) }}"),
+}
+
+VALID = {
+    "good_view": GOOD,
+    "good_composite_join": view(a2=A2),
+    "good_chained": {"root": "z", "relations": {
+        "z": {"state": "zone", "changes": "zone_changes", "key": ["zid"], "technique": "snapshot_diff",
+              "columns": ["zid", "zname"]},
+        "g": {"state": "good_view", "changes": {"feed_of": "good_view"}, "key": ["cid"],
+              "join": {"to": "z", "on": {"zcust": "cid"}}, "columns": ["cid", "acity"]}}},
+}
+
+FEED_COLS = "cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, cast(null as bigint) as _pdelta_seq"
+SEEDS = {
+    "cust": "cid,cname,caddr,cpart,cdiscount\n1,Ann,1,1,0\n",
+    "addr": "aid,acity,acountry,valid_to\n1,Aachen,DE,2030-01-01\n",
+    "zone": "zid,zname,zcust\n1,north,1\n",
+}
+SCHEMA_YML = """version: 2
+seeds:
+  - name: cust
+    config: {column_types: {cid: bigint, cname: string, caddr: bigint, cpart: int, cdiscount: int}}
+    columns: [{name: cid, data_tests: [unique, not_null]}]
+  - name: addr
+    config: {column_types: {aid: bigint, acity: string, acountry: string, valid_to: timestamp}}
+    columns: [{name: aid, data_tests: [unique, not_null]}]
+  - name: zone
+    columns: [{name: zid, data_tests: [unique, not_null]}]
+models:
+  - name: addr2
+    constraints: [{type: primary_key, columns: [aid, part]}]
+"""
+
+
+def write_project(d: Path, models: dict[str, object]) -> None:
+    (d / "models").mkdir(parents=True)
+    (d / "seeds").mkdir()
+    (d / "dbt_project.yml").write_text("name: validate_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n")
+    (d / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    for name, text in SEEDS.items():
+        (d / "seeds" / f"{name}.csv").write_text(text)
+    (d / "models" / "_schema.yml").write_text(SCHEMA_YML)
+    m = d / "models"
+    m.joinpath("addr2.sql").write_text("select cast(1 as bigint) as aid, 1 as part, 'x' as acity\n")
+    m.joinpath("addr_untested.sql").write_text("select aid, acity, acountry, valid_to from {{ ref('addr') }}\n")
+    for rel, cols in (("cust", "cid, cname, caddr, cpart, cdiscount"), ("addr", "aid, acity, acountry, valid_to"),
+                      ("addr2", "aid, part, acity"), ("zone", "zid, zname, zcust")):
+        m.joinpath(f"{rel}_changes.sql").write_text(f"select {cols}, {FEED_COLS} from {{{{ ref('{rel}') }}}}\n")
+    m.joinpath("addr_changes_no_seq.sql").write_text("select aid, acity, cast(null as string) as _pdelta_type from {{ ref('addr') }}\n")
+    for name, decl in models.items():
+        text = decl if isinstance(decl, str) else (
+            "{%- set v = " + json.dumps(decl) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
+        m.joinpath(f"{name}.sql").write_text(text)
+
+
+def dbt_deps(d: Path) -> None:
+    from dbt.cli.main import dbtRunner
+
+    res = dbtRunner().invoke(["deps", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--quiet"])
+    assert res.success, res.exception
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory):
+    os.environ["PDELTA_EXAMPLES"] = "false"
+    d = tmp_path_factory.mktemp("validate") / "project"
+    write_project(d, {**{k: v[0] for k, v in CATALOGUE.items()}, **VALID})
+    dbt_deps(d)
+    project = Project(parse_manifest(d, ROOT), d)
+    views, errors = validate(project)
+    return d, project, views, errors
+
+
+def test_catalogue_is_large_enough():
+    assert len(CATALOGUE) >= 15
+
+
+@pytest.mark.parametrize("model", sorted(CATALOGUE))
+def test_each_invalid_model_gets_its_own_message(catalogue, model):
+    _, _, _, errors = catalogue
+    _, rule, alias, fragment = CATALOGUE[model]
+    mine = [e for e in errors if e.model == model and e.severity == "error"]
+    assert mine, f"{model}: no error reported"
+    hits = [e for e in mine if e.rule == rule and fragment in e.message and (alias is None or e.alias == alias)]
+    assert hits, f"{model}: expected [{rule}] `{fragment}` on {alias}; got:\n" + "\n".join(e.render() for e in mine)
+    assert f"dimension_view '{model}'" in hits[0].render()
+
+
+def test_valid_models_pass(catalogue):
+    _, _, views, errors = catalogue
+    for name in VALID:
+        assert name in views
+        assert not [e.render() for e in errors if e.model == name], name
+
+
+def test_cli_json_and_exit_code(catalogue):
+    from pdelta.cli import main
+
+    d = catalogue[0]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--format", "json"])
+    assert rc == 1
+    report = json.loads(out.getvalue())
+    assert not report["ok"]
+    assert {e["model"] for e in report["errors"]} == set(CATALOGUE)
+    assert report["views"]["good_view"]["valid"] and report["views"]["good_view"]["emits"] == ["ins", "del", "upd", "ups", "delk"]
+    # the chained view receives what good_view can emit
+    assert report["views"]["good_chained"]["inputs"]["g"] == report["views"]["good_view"]["emits"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--select", "good_view", "good_chained"])
+    assert rc == 0, out.getvalue()
+    assert "ok good_view: emits {ins, del, upd, ups, delk}" in out.getvalue()
+
+
+def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
+    from pdelta.cli import main
+
+    bad = catalogue[0]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["run", "parse", "--project-dir", str(bad), "--profiles-dir", str(ROOT)])
+    assert rc == 1 and "dbt was not run" in out.getvalue()
+    good = tmp_path / "good"
+    write_project(good, VALID)
+    dbt_deps(good)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["run", "parse", "--project-dir", str(good), "--profiles-dir", str(ROOT)])
+    assert rc == 0, out.getvalue()
+    assert "3 dimension view(s) valid" in out.getvalue() and "dbt parse succeeded" in out.getvalue()
+
+
+def test_python_and_jinja_refuse_the_same_declarations():
+    """Every declaration the Jinja engine refuses at parse time (test_declaration_errors) the
+    Python validator refuses with the same message."""
+    from test_declaration_errors import CASES
+
+    for case, (decl, message) in CASES.items():
+        view_, errs = normalize(decl, f"bad_{case}")
+        assert view_ is None and any(message in e.render() for e in errs), (case, [e.render() for e in errs])
