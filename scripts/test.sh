@@ -40,27 +40,48 @@ echo "== starting a Spark Thrift Server for the thrift target"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/thrift_server.sh start
 thrift_pid=
-cleanup() { [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null; bash scripts/thrift_server.sh stop; }
+random_pid=
+cleanup() {
+  [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null
+  [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
+  bash scripts/thrift_server.sh stop
+}
 trap cleanup EXIT
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
+# Three streams side by side, each mostly one busy thread (a JVM planning statements one at a
+# time): the thrift lane, the randomized suite, and the local lane followed by the rest of pytest.
 echo "== [2/3] dbt build on target 'thrift' (in the background; log: .pdelta/tests/thrift-build.log)"
 ( dbt_lane thrift "$PDELTA_HOME/.pdelta/tests/thrift-client" ) > .pdelta/tests/thrift-build.log 2>&1 &
 thrift_pid=$!
 
-echo "== [2/3] dbt build on target 'local'"
-dbt_lane local "$PDELTA_HOME/.pdelta/tests/local"
+echo "== [3/3] pytest: randomized equivalence (in the background; log: .pdelta/tests/randomized.log)"
+python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider --durations=3 -s \
+  > .pdelta/tests/randomized.log 2>&1 &
+random_pid=$!
 
-echo "== [3/3] pytest"
+echo "== [2/3] dbt build on target 'local'"
 set +e
-PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5
+dbt_lane local "$PDELTA_HOME/.pdelta/tests/local"
+local_rc=$?
+
+echo "== [3/3] pytest: the other modules"
+PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
+  --ignore tests/test_randomized_equivalence.py
 rc=$?
+echo "== pytest: randomized equivalence (output of the background run)"
+wait "$random_pid"
+random_rc=$?
+random_pid=
+grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
 echo "== dbt build on target 'thrift' (output of the background lane)"
 wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
 cat .pdelta/tests/thrift-build.log
 set -e
-echo "[test] thrift lane: $([ $thrift_rc = 0 ] && echo ok || echo FAILED); pytest: $([ $rc = 0 ] && echo ok || echo FAILED); $((SECONDS - started))s"
-[ $thrift_rc = 0 ] && [ $rc = 0 ]
+verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
+echo "[test] local lane: $(verdict $local_rc); thrift lane: $(verdict $thrift_rc); pytest: $(verdict $rc);" \
+     "randomized: $(verdict $random_rc); $((SECONDS - started))s"
+[ $local_rc = 0 ] && [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $random_rc = 0 ]

@@ -118,6 +118,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         for e in errors:
             print(("error: " if e.severity == "error" else "warning: ") + e.render())
+        for r in live_reports:
+            st = r.stats
+            print(f"live {r.view}: pending rows " + ", ".join(f"{a} {n}" for a, n in st.get("pending", {}).items())
+                  + (f"; foreign-key orphans " + ", ".join(f"{a} {n}" for a, n in st["orphans"].items()) if st.get("orphans") else "")
+                  + (f" ({st['note']})" if st.get("note") else ""))
         for name in selected:
             if name in analyses:
                 a = analyses[name]
@@ -215,7 +220,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return 1
     print(f"\nnext refresh of {info['relation']}" + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
     for alias, rng in info["inputs"].items():
-        print(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({rng['lo']}, {rng['hi']}]"
+        lo = "start" if rng["lo"] is None else rng["lo"]
+        print(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
               + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
     rc = 0
     if info["built"]:
