@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 started=$SECONDS
+# tiny data: adaptive execution and whole-stage codegen only add planning time per statement
+export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGEN=${PDELTA_SPARK_CODEGEN:-false}
 mkdir -p .pdelta/tests
 
 echo "== [1/3] shared delta model (Python <-> Jinja)"

@@ -34,6 +34,8 @@ start() {
     --conf "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=$HOME_DIR/$STATE/metastore_db;create=true" \
     --conf spark.sql.shuffle.partitions="${PDELTA_SHUFFLE_PARTITIONS:-2}" \
     --conf spark.sql.session.timeZone=UTC \
+    --conf spark.sql.adaptive.enabled="${PDELTA_SPARK_ADAPTIVE:-true}" \
+    --conf spark.sql.codegen.wholeStage="${PDELTA_SPARK_CODEGEN:-true}" \
     --conf spark.ui.enabled=false \
     --conf spark.databricks.delta.snapshotPartitions="${PDELTA_SNAPSHOT_PARTITIONS:-2}" \
     --hiveconf hive.server2.thrift.bind.host=127.0.0.1 \

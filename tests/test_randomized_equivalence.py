@@ -11,7 +11,7 @@ each refresh:
     before, gives the new view, and every change is labelled truthfully (an `ins` key was
     absent, `upd`/`del` carry the exact old row, `up` keys were present).
 
-Default: 8 shapes x 25 scenarios (225 with the chained view), 3 consecutive refreshes, 5 for
+Default: 8 shapes x 25 scenarios (225 with the chained view), 2 consecutive refreshes, 5 for
 the two-relation view and the view chained on a view (75 scenarios).
 PDELTA_DEEP=1: 14 shapes x 150 scenarios (2,000+), 5 refreshes each.
 """

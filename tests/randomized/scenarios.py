@@ -48,7 +48,7 @@ class Shape:
     aliases: list[Alias]
     composite: dict[str, bool]    # physical relation -> composite key (k, k2)?
     chained: bool = False         # a second view over this one's change feed
-    steps: int = 3                # consecutive refreshes
+    steps: int = 2                # consecutive refreshes
 
     def alias(self, name: str) -> Alias:
         return next(a for a in self.aliases if a.name == name)
