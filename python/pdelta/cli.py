@@ -63,15 +63,12 @@ def _target(args, profiles: Path | None) -> str:
     """The dbt target: --target, else the profile's default (rendered like dbt renders it)."""
     if args.target:
         return args.target
-    import jinja2
     import yaml
 
-    from .spark import _env_var
+    from .spark import rendered_profiles
 
-    path = (profiles or Path.home() / ".dbt") / "profiles.yml"
-    rendered = yaml.safe_load(jinja2.Environment().from_string(path.read_text()).render(env_var=_env_var))
     name = yaml.safe_load((_dirs(args)[0] / "dbt_project.yml").read_text())["profile"]
-    return rendered[name]["target"]
+    return rendered_profiles(profiles or Path.home() / ".dbt")[name]["target"]
 
 
 def _load(args):
@@ -88,6 +85,18 @@ def _load(args):
     return project, views, errors
 
 
+def _print_violations(errors) -> int:
+    """Prints each violation; returns the number of errors."""
+    for e in errors:
+        print(("error: " if e.is_error else "warning: ") + e.render())
+    return sum(1 for e in errors if e.is_error)
+
+
+def _valid_views(views, errors) -> dict:
+    bad = {e.model for e in errors if e.is_error}
+    return {k: v for k, v in views.items() if k not in bad}
+
+
 # -- validate ------------------------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
     from .flags import analyze_all, cheaper_capture_hints
@@ -95,19 +104,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     started = time.time()
     project, views, errors = _load(args)
     selected = [n.name for n in project.dimension_views() if not args.select or n.name in args.select]
-    bad = {e.model for e in errors if e.severity == "error"}
-    analyses = analyze_all({k: v for k, v in views.items() if k not in bad})
+    valid = _valid_views(views, errors)
+    analyses = analyze_all(valid)
     live_reports = []
     if args.live:
-        live_reports = _live(args, project, {k: views[k] for k in selected if k in views and k not in bad})
+        live_reports = _live(args, project, {k: valid[k] for k in selected if k in valid})
         errors = errors + [v for r in live_reports for v in r.violations]
-    n_err = sum(1 for e in errors if e.severity == "error")
     if args.format == "json":
+        n_err = sum(1 for e in errors if e.is_error)
         out = {
             "ok": n_err == 0,
-            "errors": [e.as_dict() for e in errors if e.severity == "error"],
-            "warnings": [e.as_dict() for e in errors if e.severity != "error"],
-            "views": {name: {"valid": name not in bad,
+            "errors": [e.as_dict() for e in errors if e.is_error],
+            "warnings": [e.as_dict() for e in errors if not e.is_error],
+            "views": {name: {"valid": name in valid,
                              **({"inputs": {a: sorted(s, key=algebra.SIX_SETS.index) for a, s in analyses[name].inputs.items()},
                                  "emits": sorted(analyses[name].output, key=algebra.SIX_SETS.index),
                                  "apply": analyses[name].statements()} if name in analyses else {})}
@@ -116,8 +125,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2, default=str))
     else:
-        for e in errors:
-            print(("error: " if e.severity == "error" else "warning: ") + e.render())
+        n_err = _print_violations(errors)
         for r in live_reports:
             st = r.stats
             print(f"live {r.view}: pending rows " + ", ".join(f"{a} {n}" for a, n in st.get("pending", {}).items())
@@ -141,6 +149,7 @@ def _sets(s) -> str:
 
 def _live(args, project, views):
     from .live import InputRelations, check_view_live, connect
+    from .project import meta_relation_name
 
     _, profiles = _dirs(args)
     ex = connect(profiles or Path.home() / ".dbt", _target(args, profiles))
@@ -150,8 +159,7 @@ def _live(args, project, views):
         for alias in view.order:
             r = view.relations[alias]
             inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation)
-        node = project.model_node(name)
-        batches = node.relation_name[:-1] + "__pdelta_batches`" if node.relation_name.endswith("`") else node.relation_name + "__pdelta_batches"
+        batches = meta_relation_name(project.model_node(name).relation_name, "batches")
         reports.append(check_view_live(view, inputs, batches, ex, args.sample))
     return reports
 
@@ -194,14 +202,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     args.select = None
     project, views, errors = _load(args)
     mine = [e for e in errors if e.model == args.model]
-    if args.model not in views or any(e.severity == "error" for e in mine):
-        for e in mine:
-            print("error: " + e.render())
+    valid = _valid_views(views, errors)
+    if args.model not in valid:
+        _print_violations(mine)
         if not mine:
             print(f"pdelta explain: `{args.model}` is not a dimension_view of this project", file=sys.stderr)
         return 1
     view = views[args.model]
-    a = analyze_all({k: v for k, v in views.items() if not any(e.model == k and e.severity == "error" for e in errors)})[args.model]
+    a = analyze_all(valid)[args.model]
     print(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
     for alias in view.order:
         r = view.relations[alias]
@@ -294,9 +302,7 @@ def cmd_run(argv: list[str]) -> int:
                             target=_opt(argv, "--target") or _opt(argv, "-t"), select=None)
     started = time.time()
     project, views, errors = _load(ns)
-    for e in errors:
-        print(("error: " if e.severity == "error" else "warning: ") + e.render())
-    n_err = sum(1 for e in errors if e.severity == "error")
+    n_err = _print_violations(errors)
     if n_err:
         print(f"pdelta run: {n_err} validation error(s); dbt was not run")
         return 1

@@ -23,6 +23,10 @@ class Violation:
     hint: str | None = None
     severity: str = "error"  # or "warning"
 
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
     def render(self) -> str:
         where = f"dimension_view '{self.model}'" + (f", relation `{self.alias}`" if self.alias else "")
         text = f"{where}: {self.message} [{self.rule}]"

@@ -55,6 +55,13 @@ class Node:
         return (self.columns or {}).get(c) or (self.types or {}).get(c)
 
 
+def meta_relation_name(relation_name: str, kind: str) -> str:
+    """`x__pdelta_<kind>` beside relation `x` (macros/engine/meta_relations.sql: meta_relation)."""
+    if relation_name.endswith("`"):
+        return relation_name[:-1] + f"__pdelta_{kind}`"
+    return relation_name + f"__pdelta_{kind}"
+
+
 _TYPE_WORD = re.compile(r"^\s*([a-z_]+)")
 
 
@@ -101,9 +108,7 @@ class Project:
             if view is not None:
                 cols = {o.lower(): None for o, _, _ in view.output}
                 cols.update({"_pdelta_before": None, "_pdelta_type": "string", "_pdelta_seq": "bigint"})
-            rel = node.relation_name[:-1] + "__pdelta_changes`" if node.relation_name.endswith("`") \
-                else node.relation_name + "__pdelta_changes"
-            return Node(spec, "view_feed", node.unique_id, rel, cols, set(), "dimension_view",
+            return Node(spec, "view_feed", node.unique_id, meta_relation_name(node.relation_name, "changes"), cols, set(), "dimension_view",
                         view.key if view else None)
         pair = spec.get("source") if isinstance(spec, dict) else spec
         if isinstance(pair, (list, tuple)) and len(pair) == 2:
@@ -179,6 +184,18 @@ class Project:
 
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_CONFIG = re.compile(r"\{\{-?\s*config\s*\(")
+JINJA_RELATION = "jinja_relation"
+
+
+def blank_jinja(raw: str) -> str:
+    """SQL of a model with its Jinja blanked: an expression (`{{ ref(...) }}`) stands for a
+    relation; `config()` calls, statements and comments render to nothing."""
+    def blank(m):
+        t = m.group(0)
+        return JINJA_RELATION if t.startswith("{{") and not _CONFIG.match(t) else " "
+
+    return _JINJA.sub(blank, raw).strip()
 
 
 def select_list_columns(raw_sql: str) -> dict[str, str | None] | None:
@@ -187,9 +204,8 @@ def select_list_columns(raw_sql: str) -> dict[str, str | None] | None:
     import sqlglot
     from sqlglot import exp
 
-    text = _JINJA.sub(lambda m: "__jinja__" if m.group(0).startswith("{{") else " ", raw_sql)
     try:
-        tree = sqlglot.parse_one(text, read="spark")
+        tree = sqlglot.parse_one(blank_jinja(raw_sql), read="spark")
     except Exception:
         return NOT_KNOWN
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
@@ -198,7 +214,7 @@ def select_list_columns(raw_sql: str) -> dict[str, str | None] | None:
     out: dict[str, str | None] = {}
     for e in select.expressions:
         name = e.alias_or_name
-        if not name or isinstance(e, exp.Star) or "__jinja__" in name or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+        if not name or isinstance(e, exp.Star) or JINJA_RELATION in name or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
             return NOT_KNOWN
         inner = e.this if isinstance(e, exp.Alias) else e
         out[name.lower()] = inner.to.sql("spark").lower() if isinstance(inner, exp.Cast) else None

@@ -20,10 +20,14 @@ def _env_var(name: str, default: str | None = None) -> str:
     return "" if default is None else default
 
 
-def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "local") -> dict:
+def rendered_profiles(profiles_dir: Path) -> dict:
+    """profiles.yml with `env_var` rendered as dbt renders it."""
     text = (profiles_dir / "profiles.yml").read_text()
-    rendered = jinja2.Environment().from_string(text).render(env_var=_env_var)
-    return yaml.safe_load(rendered)[profile]["outputs"][target]
+    return yaml.safe_load(jinja2.Environment().from_string(text).render(env_var=_env_var))
+
+
+def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "local") -> dict:
+    return rendered_profiles(profiles_dir)[profile]["outputs"][target]
 
 
 def quiet_pyspark_logging() -> None:

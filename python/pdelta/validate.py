@@ -12,7 +12,7 @@ import sqlglot
 from sqlglot import exp
 
 from .declaration import View, Violation, normalize
-from .project import Node, Project, select_list_columns, type_family
+from .project import Node, Project, blank_jinja, type_family
 from .techniques import KNOWN, VIEW_FEED
 
 FEED_COLUMNS = ("_pdelta_type", "_pdelta_seq")
@@ -70,13 +70,7 @@ def check_body(node) -> list[Violation]:
 
 def sql_constructs(raw: str) -> list[tuple[str, str]]:
     """What in a SELECT (Jinja blanked) falls outside select-project-inner-join."""
-    from .project import _JINJA
-
-    def blank(m):  # a `{{ ref(...) }}` stands for a relation; config() and statements render to nothing
-        t = m.group(0)
-        return "jinja_relation" if t.startswith("{{") and not re.match(r"\{\{-?\s*config\s*\(", t) else " "
-
-    text = _JINJA.sub(blank, raw).strip()
+    text = blank_jinja(raw)
     if not text:
         return []
     try:
@@ -149,7 +143,7 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
         if state is not None:
             declared_key = {k.lower() for k in r.key}
             if state.view_key is not None:
-                ok = [k.lower() for k in state.view_key] == [k.lower() for k in r.key] or set(k.lower() for k in state.view_key) <= declared_key
+                ok = {k.lower() for k in state.view_key} <= declared_key
             else:
                 ok = any(k <= declared_key for k in state.key_declared)
             if not ok:
