@@ -16,19 +16,13 @@
   {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
   {%- set consumed = pdelta.consumed_watermarks(batches) if built else {} -%}
-  {%- set inputs = {} -%}
+  {%- set inputs = pdelta.freeze_inputs(view) -%}
   {%- set ranges = {} -%}
-  {%- for alias in view['order'] -%}
-    {%- set r = view['relations'][alias] -%}
-    {%- set changes = pdelta.resolve_relation(r['changes']) -%}
-    {%- set state = pdelta.resolve_relation(r['state']) -%}
-    {%- set cols = [] -%}
-    {%- for c in adapter.get_columns_in_relation(state) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
-    {%- set hi = pdelta.feed_high_watermark(changes) -%}
+  {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}
-    {%- do inputs.update({alias: {'state': state, 'changes': changes, 'columns': cols,
-                                  'lo': lo, 'hi': hi if hi is not none else lo}}) -%}
-    {%- do ranges.update({alias: {'state': state | string, 'changes': changes | string, 'lo': lo, 'hi': hi}}) -%}
+    {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string, 'lo': lo, 'hi': inp['hi']}}) -%}
+    {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'lo': lo,
+                       'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
   {%- set prefix = this_rel.identifier ~ '__pdelta_t_' -%}
   {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
@@ -48,21 +42,14 @@
     {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix) -%}
     {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
     {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__changes', this_rel.schema) -%}
-    {%- set counts = {} -%}
-    {%- for row in run_query('select `_pdelta_type`, count(*) from (' ~ final_sql ~ ') group by 1').rows -%}
-      {%- do counts.update({row[0]: row[1] | int}) -%}
-    {%- endfor -%}
+    {%- set counts = pdelta.change_counts('(' ~ final_sql ~ ')') -%}
     {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set per = {} -%}
-      {%- if inp['hi'] is not none -%}
-        {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int) ~ (' and `_pdelta_seq` > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '') ~ ' group by 1').rows -%}
-          {%- do per.update({row[0]: row[1] | int}) -%}
-        {%- endfor -%}
-      {%- endif -%}
-      {%- do input_counts.update({alias: per}) -%}
+      {%- set pending = '(select `_pdelta_type` from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int)
+                        ~ (' and `_pdelta_seq` > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '') ~ ')' -%}
+      {%- do input_counts.update({alias: pdelta.change_counts(pending) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
   {%- endif -%}

@@ -48,7 +48,7 @@
   {%- endcall -%}
 {% endmacro %}
 
-{#- rows per change type in a staged batch, as {type: count} -#}
+{#- rows per change type in a staged batch (a relation or a parenthesized query), as {type: count} -#}
 {% macro change_counts(stage) %}
   {%- set counts = {} -%}
   {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}

@@ -16,9 +16,7 @@
   {%- else -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set cols = [] -%}
-      {%- for c in adapter.get_columns_in_relation(inp['state']) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
-      {%- do inp.update({'columns': cols, 'hi': pdelta.feed_high_watermark(inp['changes'])}) -%}
+      {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'hi': pdelta.feed_high_watermark(inp['changes'])}) -%}
     {%- endfor -%}
     {{ pdelta.render_plan(pdelta.refresh_plan(view, inputs), final) }}
   {%- endif -%}

@@ -8,7 +8,7 @@
   {%- set view = pdelta.normalize_declaration(config.get('pdelta'), model.name) -%}
   {#- the full build runs the model's SQL and refreshes run the declaration: they must agree -#}
   {%- set declared_sql = pdelta.full_select_sql(view, pdelta.resolved_states(view)) -%}
-  {%- if (sql | replace('\n', ' ') | replace(' ', '')) != (declared_sql | replace('\n', ' ') | replace(' ', '')) -%}
+  {%- if modules.re.sub('\\s+', '', sql) != modules.re.sub('\\s+', '', declared_sql) -%}
     {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so the body must be what it renders (run `pdelta validate` for details)") }}
   {%- endif -%}
   {%- set target = this.incorporate(type='table') -%}
@@ -21,13 +21,7 @@
 
   {#- Freeze each input's upper bound before reading anything: rows that land later belong
       to the next refresh. -#}
-  {%- set inputs = {} -%}
-  {%- for alias in view['order'] -%}
-    {%- set r = view['relations'][alias] -%}
-    {%- set changes = pdelta.resolve_relation(r['changes']) -%}
-    {%- do inputs.update({alias: {'state': pdelta.resolve_relation(r['state']), 'changes': changes,
-                                  'hi': pdelta.feed_high_watermark(changes), 'lo': none}}) -%}
-  {%- endfor -%}
+  {%- set inputs = pdelta.freeze_inputs(view) -%}
 
   {%- set full = should_full_refresh() or not pdelta.relation_exists(target)
                  or not pdelta.relation_exists(batches) or not pdelta.relation_exists(feed) -%}
@@ -63,9 +57,7 @@
       {%- endif -%}
       {%- if inp['hi'] is none -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
       {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
-      {%- set cols = [] -%}
-      {%- for c in adapter.get_columns_in_relation(inp['state']) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
-      {%- do inp.update({'columns': cols}) -%}
+      {%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}
     {%- endfor -%}
     {%- if not pending -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
