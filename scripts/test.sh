@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # make test: every test, from a fresh clone.
 #  1. the shared delta model: generated macro and seed match python/pdelta/algebra.py
-#  2. dbt build of this project (seeds, models, data tests) on the `thrift` target against a
-#     Spark Thrift Server started here, and on the embedded `local` session, each in two
-#     stages: the paper's example in its old state (full build), then its new state
+#  2. dbt build of this project (seeds, models, data tests) on the embedded `local` session in
+#     two stages: the paper's example in its old state (full build), then its new state
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
-#     shared algebra on Spark, seed loading); then a Delta MERGE check through dbt
-#  3. pytest: algebra, declaration errors, pdelta validate catalogue, live validation over the
-#     Thrift Server, randomized equivalence + flag analysis (PDELTA_DEEP=1: deep mode)
-# The thrift lane runs beside the local lane (its work happens in the server's JVM); its log is
-# printed when it ends.
+#     shared algebra on Spark, seed loading); pdelta validate / explain; a Delta MERGE check
+#  3. pytest: algebra, declaration errors, pdelta validate catalogue; over a Spark Thrift Server
+#     started here: apply strategies, SIGKILL fault injection, concurrency, SCD2 history
+#     (tests/test_apply.py) and live validation; randomized equivalence + flag analysis
+#     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection)
+# Three streams run side by side (each mostly one busy Spark planning thread); the logs of the
+# background ones are printed when they end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -38,7 +39,7 @@ dbt_lane() {  # target, local dir
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 
-echo "== starting a Spark Thrift Server for the thrift target"
+echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py)"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/thrift_server.sh start
 thrift_pid=
@@ -52,10 +53,9 @@ trap cleanup EXIT
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
-# Three streams side by side, each mostly one busy thread (a JVM planning statements one at a
-# time): the thrift lane, the randomized suite, and the local lane followed by the rest of pytest.
-echo "== [2/3] dbt build on target 'thrift' (in the background; log: .pdelta/tests/thrift-build.log)"
-( dbt_lane thrift "$PDELTA_HOME/.pdelta/tests/thrift-client" ) > .pdelta/tests/thrift-build.log 2>&1 &
+echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
+python -m pytest tests/test_apply.py tests/test_live_validation.py -q -p no:cacheprovider --durations=5 -s \
+  > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
 
 echo "== [3/3] pytest: randomized equivalence (in the background; log: .pdelta/tests/randomized.log)"
@@ -70,20 +70,20 @@ local_rc=$?
 
 echo "== [3/3] pytest: the other modules"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
-  --ignore tests/test_randomized_equivalence.py
+  --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py
 rc=$?
 echo "== pytest: randomized equivalence (output of the background run)"
 wait "$random_pid"
 random_rc=$?
 random_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
-echo "== dbt build on target 'thrift' (output of the background lane)"
+echo "== pytest over the Thrift Server (output of the background run)"
 wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
-cat .pdelta/tests/thrift-build.log
+grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
-echo "[test] local lane: $(verdict $local_rc); thrift lane: $(verdict $thrift_rc); pytest: $(verdict $rc);" \
+echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); thrift pytest: $(verdict $thrift_rc);" \
      "randomized: $(verdict $random_rc); $((SECONDS - started))s"
 [ $local_rc = 0 ] && [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $random_rc = 0 ]

@@ -1,21 +1,61 @@
-{#- Applies six-set changes (one row per key, canonical shape) to a keyed Delta table with one
-    MERGE: deletes (`del`, `delk`) remove the key; every other set carries the new image and is
-    upserted. `up` is upserted too rather than only updated: a partial update may reach a view
-    row that was not there (its before-image is unknown), so inserting is the safe reading. -#}
-{% macro apply_changes(target, source, key, attrs) %}
-  {{ return(adapter.dispatch('apply_changes', 'pdelta')(target, source, key, attrs)) }}
+{#- Applies one batch of six-set changes (one row per key, canonical shape, in `source`) to a
+    keyed target with the strategy `choose_apply_strategy` picks, and returns what it did:
+    {strategy, statements: [names run], rows_written: {affected, inserted, updated, deleted}
+    as Delta reports them}.
+    `apply_statements` renders the same statements without running them (pdelta explain). -#}
+{% macro apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string') %}
+  {{ return(adapter.dispatch('apply_statements', 'pdelta')(strategy, target, source, key, attrs, opts, name, key_type)) }}
 {% endmacro %}
 
-{% macro default__apply_changes(target, source, key, attrs) %}
-  {%- set q = adapter.quote -%}
-  merge into {{ target }} as t
-  using {{ source }} as s
-  on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
-  when matched and s.`_pdelta_type` in ('del', 'delk') then delete
-  {%- if attrs %}
-  when matched then update set {% for c in attrs %}t.{{ q(c) }} = s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
-  {%- endif %}
-  when not matched and s.`_pdelta_type` not in ('del', 'delk') then
-    insert ({% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %})
-    values ({% for c in key + attrs %}s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %})
-{%- endmacro %}
+{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string') %}
+  {%- set out = [] -%}
+  {%- set var = none -%}
+  {%- if strategy in ['merge', 'delete_by_key'] and opts['prune'] -%}
+    {%- set r = pdelta.key_range_statements(source, key, name or target.identifier, key_type) -%}
+    {%- do out.extend(r['statements']) -%}
+    {%- set var = r['var'] -%}
+  {%- endif -%}
+  {%- if strategy == 'append' -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}
+  {%- elif strategy == 'delete_by_key' -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var)}) -%}
+  {%- elif strategy == 'merge' -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
+  {%- elif strategy == 'bucket_overwrite' -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}
+    {%- do out.append({'name': 'drop_empty_buckets', 'query': pdelta.empty_buckets_sql(target, source, key, opts)}) -%}
+  {%- endif -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string') %}
+  {%- set strategy = pdelta.choose_apply_strategy(counts, opts, retry) -%}
+  {%- set ran = [] -%}
+  {%- set written = {} -%}
+  {%- for st in pdelta.apply_statements(strategy, target, source, key, attrs, opts, name, key_type) -%}
+    {%- if 'query' in st -%}
+      {#- dynamic overwrite leaves a bucket with no surviving row as it was: drop it -#}
+      {%- for row in run_query(st['query']).rows -%}
+        {%- call statement('drop_empty_bucket') -%}
+          alter table {{ target }} drop if exists partition (`pdelta_bucket` = {{ row[0] | int }})
+        {%- endcall -%}
+        {%- do ran.append('drop_empty_bucket') -%}
+      {%- endfor -%}
+    {%- else -%}
+      {%- call statement(st['name'], fetch_result=(st['name'] == 'main')) -%}{{ st['sql'] }}{%- endcall -%}
+      {%- do ran.append(st['name']) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if strategy == 'none' -%}
+    {%- call statement('main') -%} select 'pdelta: no effective change' {%- endcall -%}
+  {%- else -%}
+    {#- Delta answers a MERGE / INSERT with its row counts: no extra statement to read them -#}
+    {%- set res = load_result('main') -%}
+    {%- if res and res['table'] is not none and res['table'].rows | length == 1 -%}
+      {%- for col, v in zip(res['table'].column_names, res['table'].rows[0]) if v is not none -%}
+        {%- do written.update({col | replace('num_', '') | replace('_rows', ''): v | int}) -%}
+      {%- endfor -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return({'strategy': strategy, 'statements': ran, 'rows_written': written}) }}
+{% endmacro %}

@@ -15,7 +15,7 @@
   {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias, type='table') -%}
   {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
-  {%- set consumed = pdelta.consumed_watermarks(batches) if built else {} -%}
+  {%- set consumed = pdelta.batch_log_state(batches)['consumed'] if built else {} -%}
   {%- set inputs = pdelta.freeze_inputs(view) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
@@ -34,14 +34,15 @@
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built,
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms,
-      'changes_sql': pdelta.render_plan(plan, prefix ~ 'v__changes'),
-      'apply_sql': pdelta.apply_changes(this_rel, pdelta.meta_relation(this_rel, 'stage'), view['key'], attrs_out) | trim} -%}
+      'changes_sql': pdelta.render_plan(plan, prefix ~ 'v__effective'),
+      'apply_sql': ''} -%}
+  {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- if built -%}
     {#- a dry run: the plan runs with its own scratch prefix, only the six-set counts are read -#}
     {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
     {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix) -%}
     {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
-    {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__changes', this_rel.schema) -%}
+    {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__effective', this_rel.schema) -%}
     {%- set counts = pdelta.change_counts('(' ~ final_sql ~ ')') -%}
     {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
     {%- set input_counts = {} -%}
@@ -53,5 +54,12 @@
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
   {%- endif -%}
+  {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
+  {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}
+  {%- set stmts = [] -%}
+  {%- for st in pdelta.apply_statements(strategy, this_rel, pdelta.meta_relation(this_rel, 'stage'), view['key'], attrs_out, opts, model_name) -%}
+    {%- do stmts.append((st.get('sql') or ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
+  {%- endfor -%}
+  {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}
   {{ log('pdelta-explain:' ~ tojson(out), info=true) }}
 {% endmacro %}

@@ -17,20 +17,6 @@
   {{ return(none if v is none else v | int) }}
 {% endmacro %}
 
-{#- last consumed sequence per input alias, from the batch log -#}
-{% macro consumed_watermarks(batches) %}
-  {%- set r = run_query('select `input`, max(`hi`) from ' ~ batches ~ ' group by `input`') -%}
-  {%- set wm = {} -%}
-  {%- for row in r.rows -%}{%- do wm.update({row[0]: (none if row[1] is none else row[1] | int)}) -%}{%- endfor -%}
-  {{ return(wm) }}
-{% endmacro %}
-
-{% macro last_batch_id(batches) %}
-  {%- set r = run_query('select max(`batch_id`) from ' ~ batches) -%}
-  {%- set v = r.columns[0].values()[0] -%}
-  {{ return(-1 if v is none else v | int) }}
-{% endmacro %}
-
 {% macro sql_literal(value) %}
   {%- if value is none -%}null
   {%- elif value is number -%}{{ value }}
@@ -38,21 +24,23 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- the batch log: one row per input per refresh, the feed range consumed and the counts -#}
-{% macro create_batch_log(batches) %}
-  {%- call statement('create_batches') -%}
-    create or replace table {{ batches }}
-      (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
-       `counts` string, `mode` string, `recorded_at` timestamp)
-    using delta
-  {%- endcall -%}
-{% endmacro %}
-
-{#- rows per change type in a staged batch (a relation or a parenthesized query), as {type: count} -#}
-{% macro change_counts(stage) %}
+{#- rows per change type in a staged batch (a relation or a parenthesized query), as {type: count};
+    with `key`, also checks the batch holds one row per key (the six sets are disjoint on the
+    key; MERGE and the change feed rely on it) -#}
+{% macro change_counts(stage, key=none) %}
   {%- set counts = {} -%}
-  {%- for row in run_query('select `_pdelta_type`, count(*) from ' ~ stage ~ ' group by 1').rows -%}
+  {%- set sql -%}
+    select `_pdelta_type`, count(*) from {{ stage }} group by 1
+    {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})) from {{ stage }}{% endif %}
+  {%- endset -%}
+  {%- for row in run_query(sql).rows -%}
     {%- do counts.update({row[0]: row[1] | int}) -%}
   {%- endfor -%}
+  {%- if key -%}
+    {%- set keys = counts.pop('__keys') -%}
+    {%- if keys != counts.values() | sum -%}
+      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
+    {%- endif -%}
+  {%- endif -%}
   {{ return(counts) }}
 {% endmacro %}

@@ -31,10 +31,10 @@
 {% endmacro %}
 
 {#- the state's attribute columns: the feed's columns less the key and pdelta's own -#}
-{% macro mirror_attrs(changes, key) %}
+{% macro mirror_attrs(changes, key, columns=none) %}
   {%- set attrs = [] -%}
-  {%- for c in adapter.get_columns_in_relation(changes) if c.name not in key and not c.name.startswith('_pdelta_') -%}
-    {%- do attrs.append(c.name) -%}
+  {%- for c in (columns if columns is not none else pdelta.state_columns(changes)) if c[0] not in key and not c[0].startswith('_pdelta_') -%}
+    {%- do attrs.append(c[0]) -%}
   {%- endfor -%}
   {{ return(attrs) }}
 {% endmacro %}
@@ -44,8 +44,7 @@
   {%- set q = adapter.quote -%}
   {%- set cols = key + attrs -%}
   with feed as (
-    select {% for c in cols %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, `_pdelta_seq` from {{ changes }}
-    where {% if hi is none %}false{% else %}`_pdelta_seq` <= {{ hi | int }}{% endif %}
+    {{ pdelta.feed_range_sql(changes, cols + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], none, hi) }}
   ), net as (
     {{ pdelta.net_effect_sql('feed', key, attrs) }}
   )

@@ -1,13 +1,39 @@
 {#- The inputs of one refresh, frozen before anything is read: alias -> {state, changes:
-    relations; hi: the feed's highest sequence now (rows that land later wait for the next
-    refresh); lo: none (the caller sets the consumed watermark)}. -#}
+    relations; hi: upper bound of this refresh (rows that land later wait for the next one);
+    rebuilt_at: batch id of the input's last full build when the input is another pdelta view;
+    lo: none (the caller sets the consumed watermark)}.
+
+    The upper bound is the position the input's state is known to reflect (DESIGN §4):
+      - the change feed of another dimension view: that view's last committed batch (rows of
+        an attempt that has not committed are never read);
+      - a state that is a pdelta mirror of this feed: the mirror's last committed position
+        (feed rows that landed after the mirror froze its range are not in its state yet);
+      - otherwise the feed's highest sequence now. -#}
 {% macro freeze_inputs(view) %}
   {%- set inputs = {} -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- set changes = pdelta.resolve_relation(r['changes']) -%}
-    {%- do inputs.update({alias: {'state': pdelta.resolve_relation(r['state']), 'changes': changes,
-                                  'hi': pdelta.feed_high_watermark(changes), 'lo': none}}) -%}
+    {%- set state = pdelta.resolve_relation(r['state']) -%}
+    {%- set inp = {'state': state, 'changes': changes, 'lo': none, 'rebuilt_at': none, 'bound_by': 'feed'} -%}
+    {%- set suffix = '__pdelta_changes' -%}
+    {%- set state_log = pdelta.meta_relation(state, 'batches') -%}
+    {%- if changes.identifier.endswith(suffix) -%}
+      {%- set owner_log = changes.incorporate(path={'identifier': changes.identifier[:-(suffix | length)] ~ '__pdelta_batches'}) -%}
+      {%- set st = pdelta.batch_log_state(owner_log) if pdelta.relation_exists(owner_log) else none -%}
+      {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
+                         'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view'}) -%}
+    {%- elif pdelta.relation_exists(state_log) -%}
+      {%- set r = run_query("select count(*), max(`hi`) from " ~ state_log ~ " where `input` = 'changes' and `mode` in ('full', 'incremental') and `changes` = " ~ pdelta.sql_literal(changes | string)) -%}
+      {%- if r.rows[0][0] | int > 0 -%}
+        {%- do inp.update({'hi': none if r.rows[0][1] is none else r.rows[0][1] | int, 'bound_by': 'mirror'}) -%}
+      {%- else -%}
+        {%- do inp.update({'hi': pdelta.feed_high_watermark(changes)}) -%}
+      {%- endif -%}
+    {%- else -%}
+      {%- do inp.update({'hi': pdelta.feed_high_watermark(changes)}) -%}
+    {%- endif -%}
+    {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
   {{ return(inputs) }}
 {% endmacro %}
@@ -18,3 +44,12 @@
   {%- for c in adapter.get_columns_in_relation(state) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
   {{ return(cols) }}
 {% endmacro %}
+
+{#- the feed rows a refresh consumes: sequence in (lo, hi] (lo none: from the start; hi none:
+    nothing), with the given columns -#}
+{% macro feed_range_sql(changes, cols, lo, hi) %}
+  {%- set q = adapter.quote -%}
+  select {% for c in cols %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from {{ changes }}
+  where {% if hi is none %}false{% else %}{% if lo is not none %}`_pdelta_seq` > {{ lo | int }} and {% endif %}`_pdelta_seq` <= {{ hi | int }}{% endif %}
+{%- endmacro %}

@@ -9,7 +9,8 @@
     Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
     columns to `X__col`). Then one join step per non-root relation, root first (jN__*), and
-    the view's projection (v__delta, v__nabla) and Fig. 6 (v__changes). -#}
+    the view's projection (v__delta, v__nabla), Fig. 6 (v__changes) and v__effective (without
+    update pairs that change no output column). -#}
 {% macro refresh_plan(view, inputs, prefix='') %}
   {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix)) }}
 {% endmacro %}
@@ -26,12 +27,7 @@
     {%- set attrs = [] -%}
     {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
-    {%- set range_sql -%}
-      select {% for c in feed_cols %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
-      from {{ inp['changes'] }}
-      where {% if inp['hi'] is none %}false{% else %}{% if inp['lo'] is not none %}`_pdelta_seq` > {{ inp['lo'] | int }} and {% endif %}`_pdelta_seq` <= {{ inp['hi'] | int }}{% endif %}
-    {%- endset -%}
-    {%- do ctes.append([P ~ alias ~ '__changes', range_sql]) -%}
+    {%- do ctes.append([P ~ alias ~ '__changes', pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'])]) -%}
     {%- do ctes.append([P ~ alias ~ '__net_effect', pdelta.net_effect_sql(P ~ alias ~ '__changes', key, attrs)]) -%}
     {%- do ctes.append([P ~ alias ~ '__delta', pdelta.six_sets_to_delta_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
     {%- do ctes.append([P ~ alias ~ '__nabla', pdelta.six_sets_to_nabla_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
@@ -82,6 +78,14 @@
   {%- do ctes.append([P ~ 'v__delta', pdelta.rule_projection_delta_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
   {%- do ctes.append([P ~ 'v__nabla', pdelta.rule_projection_nabla_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
   {%- do ctes.append([P ~ 'v__changes', pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out)]) -%}
+  {#- an update pair whose images agree on every output column is no change of the view -#}
+  {%- set effective -%}
+    select * from {{ P }}v__changes
+    {%- if attrs_out %}
+    where not (`_pdelta_type` = 'upd' and `_pdelta_before` <=> struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}))
+    {%- endif %}
+  {%- endset -%}
+  {%- do ctes.append([P ~ 'v__effective', effective]) -%}
   {#- Mark the terms worth materializing when the plan runs as separate statements: the small
       delta-sized results that later terms read more than once. States stay lazy views. -#}
   {#- (each relation's net effect and the view's v__delta/v__nabla are read by one or two

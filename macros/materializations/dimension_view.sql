@@ -1,9 +1,15 @@
 {#- dimension_view: a dimension table maintained from partial change data.
-    First run / --full-refresh: build the view in full from the states and record each input
-    feed's current high watermark. Later runs: consume every input feed past its watermark,
-    derive ΔV/∇V with the generalized delta rules (refresh_plan), convert to the six sets,
-    apply them to the target, append them to the view's own change feed (so another
-    dimension view can consume it) and record the new watermarks. -#}
+    First run / --full-refresh / an input rebuilt in full: build the view in full from the
+    states and record each input's upper bound. Later runs: consume every input feed past its
+    watermark, derive ΔV/∇V with the generalized delta rules (refresh_plan), convert to the six
+    sets, stage them, apply them with the cheapest correct statements (apply_changes), extend
+    the SCD2 history if configured, append them to the view's own change feed and commit the
+    batch in the batch log.
+
+    Crash safety: nothing is written to the target, history or feed before the batch is staged,
+    and the batch log row is written last. A rerun after a stop anywhere finds the staged,
+    uncommitted batch and applies that same batch again with idempotent statements (MERGE, the
+    history undone first, the feed rows of the batch replaced), then commits it. -#}
 {% materialization dimension_view, adapter='spark' %}
   {%- set view = pdelta.normalize_declaration(config.get('pdelta'), model.name) -%}
   {#- the full build runs the model's SQL and refreshes run the declaration: they must agree -#}
@@ -15,87 +21,151 @@
   {%- set feed = pdelta.meta_relation(this, 'changes') -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
+  {%- set history = pdelta.meta_relation(this, 'history') -%}
   {%- set q = adapter.quote -%}
+  {%- set key = view['key'] -%}
   {%- set attrs_out = [] -%}
-  {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- for o in view['output'] if o[0] not in key -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- set opts = pdelta.apply_options(config, attrs_out) -%}
+  {%- set feed_cols = [] -%}
+  {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 
   {#- Freeze each input's upper bound before reading anything: rows that land later belong
       to the next refresh. -#}
   {%- set inputs = pdelta.freeze_inputs(view) -%}
-
-  {%- set full = should_full_refresh() or not pdelta.relation_exists(target)
-                 or not pdelta.relation_exists(batches) or not pdelta.relation_exists(feed) -%}
+  {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
+  {%- set why_full = [] -%}
+  {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
+  {%- elif blog is none or blog['last'] < 0 or not pdelta.relation_exists(target) or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
+  {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
+  {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
+  {%- else -%}
+    {%- for alias in view['order'] -%}
+      {%- set inp = inputs[alias] -%}{%- set lo = blog['consumed'].get(alias) -%}
+      {%- if inp['rebuilt_at'] is not none and (lo is none or inp['rebuilt_at'] > lo) -%}
+        {%- do why_full.append('input `' ~ alias ~ '` (' ~ inp['changes'] ~ ') was rebuilt in full at its batch ' ~ inp['rebuilt_at'] ~ ', after what this view consumed') -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
   {{ run_hooks(pre_hooks) }}
 
-  {%- if full -%}
-    {%- call statement('main') -%}
-      create or replace table {{ target }} using delta as {{ sql }}
-    {%- endcall -%}
+  {%- if why_full -%}
+    {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
+    {%- set ranges = {} -%}
+    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi']}}) -%}{%- endfor -%}
+    {%- do pdelta.create_batch_log(batches) -%}
+    {#- marks the build as begun: until the `full` row below is written, reruns build again -#}
+    {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
+    {%- for st in pdelta.create_target_statements(target, sql, key, opts) -%}
+      {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+    {%- endfor -%}
+    {#- a rebuilt view starts a new feed; views that read it see the `full` row and rebuild too -#}
     {%- call statement('create_feed') -%}
       create or replace table {{ feed }} using delta as
-      select *, {% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
+      select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
              cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
       from {{ target }} where false
     {%- endcall -%}
-    {%- do pdelta.create_batch_log(batches) -%}
-    {%- call statement('record_batch') -%}
-      insert into {{ batches }} values
-      {% for alias in view['order'] -%}
-        (0, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inputs[alias]['changes'] | string) }}, null, {{ pdelta.sql_literal(inputs[alias]['hi']) }}, null, 'full', current_timestamp()){% if not loop.last %},{% endif %}
-      {% endfor %}
-    {%- endcall -%}
-    {{ log('pdelta: ' ~ model.name ~ ' built in full', info=true) }}
-  {%- else -%}
-    {%- set consumed = pdelta.consumed_watermarks(batches) -%}
-    {%- set batch_id = pdelta.last_batch_id(batches) + 1 -%}
-    {%- set pending = [] -%}
-    {%- for alias in view['order'] -%}
-      {%- set inp = inputs[alias] -%}
-      {%- do inp.update({'lo': consumed.get(alias)}) -%}
-      {%- if inp['lo'] is none and alias not in consumed -%}
-        {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
+    {%- do adapter.cache_added(feed) -%}
+    {%- if opts['history'] -%}
+      {%- if pdelta.relation_exists(history) -%}
+        {#- the history outlives a rebuild: the rebuild is one more batch of it -#}
+        {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
+          {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+        {%- endfor -%}
+        {%- call statement('history') -%}
+          {{ pdelta.apply_history_scd2_sql(history, '(' ~ pdelta.history_rebuild_source_sql(history, target, key, attrs_out) ~ ')', key, attrs_out, opts['history']['tracked'], batch_id) }}
+        {%- endcall -%}
+      {%- else -%}
+        {%- call statement('history') -%}{{ pdelta.create_history_sql(history, target, key, attrs_out, batch_id) }}{%- endcall -%}
+        {%- do adapter.cache_added(history) -%}
       {%- endif -%}
-      {%- if inp['hi'] is none -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-      {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
-      {%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}
-    {%- endfor -%}
-    {%- if not pending -%}
+    {%- endif -%}
+    {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+    {{ log('pdelta: ' ~ model.name ~ ' built in full (' ~ why_full | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
+  {%- else -%}
+    {%- set batch_id = blog['last'] + 1 -%}
+    {%- set staged = pdelta.staged_batch(stage) -%}
+    {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
+    {%- set ranges = {} -%}
+    {%- if retry -%}
+      {%- do ranges.update(staged['ranges']) -%}
+      {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
+    {%- else -%}
+      {%- set pending = [] -%}
+      {%- for alias in view['order'] -%}
+        {%- set inp = inputs[alias] -%}
+        {%- if alias not in blog['consumed'] -%}
+          {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
+        {%- endif -%}
+        {%- do inp.update({'lo': blog['consumed'][alias]}) -%}
+        {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
+        {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
+        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi']}}) -%}
+      {%- endfor -%}
+      {%- if pending -%}
+        {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+        {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+        {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+        {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
+        {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+        {%- call statement('stage') -%}
+          create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
+        {%- endcall -%}
+        {%- do adapter.cache_added(stage) -%}
+        {%- do pdelta.drop_plan(plan, this.schema) -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- if not retry and not pending -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
-      {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-      {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
-      {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
-      {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__changes', this.schema) -%}
-      {%- call statement('stage') -%}
-        create or replace table {{ stage }} using delta as {{ changes_sql }}
-      {%- endcall -%}
-      {%- do pdelta.drop_plan(plan, this.schema) -%}
-      {%- set counts = pdelta.change_counts(stage) -%}
-      {%- call statement('main') -%}
-        {{ pdelta.apply_changes(target, stage, view['key'], attrs_out) }}
-      {%- endcall -%}
-      {#- rows of this batch id can only be left by an earlier attempt that stopped before
-          recording the batch: remove them so the feed holds each change once -#}
-      {%- if run_query('select count(*) from ' ~ feed ~ ' where `_pdelta_seq` = ' ~ (batch_id | int)).columns[0].values()[0] > 0 -%}
+      {%- set counts = pdelta.change_counts(stage, key) -%}
+      {#- the type of the view's first key column, for the key-range variable -#}
+      {%- set key_type = [] -%}
+      {%- if retry -%}
+        {%- for c in pdelta.state_columns(stage) if c[0] == key[0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
+      {%- else -%}
+        {%- for o in view['output'] if o[0] == key[0] -%}
+          {%- for c in inputs[o[1]]['columns'] if c[0] == o[2] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
+        {%- endfor -%}
+      {%- endif -%}
+      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, (key_type + ['string'])[0]) -%}
+      {%- if opts['history'] -%}
+        {%- if retry -%}
+          {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
+            {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}{%- do applied['statements'].append(st['name']) -%}
+          {%- endfor -%}
+        {%- endif -%}
+        {%- if counts -%}
+          {%- call statement('history') -%}
+            {{ pdelta.apply_history_scd2_sql(history, stage, key, attrs_out, opts['history']['tracked'], batch_id) }}
+          {%- endcall -%}
+          {%- do applied['statements'].append('history') -%}
+        {%- endif -%}
+      {%- endif -%}
+      {#- rows of this batch id in the feed can only come from the attempt being retried -#}
+      {%- if retry -%}
         {%- call statement('feed_retry_cleanup') -%}
           delete from {{ feed }} where `_pdelta_seq` = {{ batch_id | int }}
         {%- endcall -%}
+        {%- do applied['statements'].append('feed_retry_cleanup') -%}
       {%- endif -%}
-      {%- call statement('append_feed') -%}
-        insert into {{ feed }}
-        select {% for c in view['key'] + attrs_out %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, cast({{ batch_id | int }} as bigint)
-        from {{ stage }}
-      {%- endcall -%}
-      {%- call statement('record_batch') -%}
-        insert into {{ batches }} values
-        {% for alias in view['order'] -%}
-          ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inputs[alias]['changes'] | string) }}, {{ pdelta.sql_literal(inputs[alias]['lo']) }}, {{ pdelta.sql_literal(inputs[alias]['hi']) }}, {{ pdelta.sql_literal(tojson(counts)) }}, 'incremental', current_timestamp()){% if not loop.last %},{% endif %}
-        {% endfor %}
-      {%- endcall -%}
+      {%- if counts -%}
+        {%- call statement('append_feed') -%}
+          insert into {{ feed }} ({{ feed_cols | join(', ') }})
+          select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, cast({{ batch_id | int }} as bigint)
+          from {{ stage }}
+        {%- endcall -%}
+        {%- do applied['statements'].append('append_feed') -%}
+      {%- endif -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry) -%}
       {%- set summary = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do summary.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
-      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ ': ' ~ (summary | join(', ') if summary else 'no effective change'), info=true) }}
+      {%- set written = [] -%}
+      {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
+      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (summary | join(', ') if summary else 'no effective change')
+             ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
   {%- endif -%}
 

@@ -1,8 +1,10 @@
-{#- mirror: a keyed Delta table kept from a change feed (a base relation's new state).
+{#- mirror: a keyed table kept from a change feed (a base relation's new state).
     First run / --full-refresh: the snapshot with the whole feed's net effect applied. Later
-    runs: the net effect of the feed rows past the watermark, applied with one MERGE (deletes
-    for del/delk, upserts for the rest). The batch log <model>__pdelta_batches records the
-    consumed range, so a view can pin the mirror to the feed position it reflects. -#}
+    runs: the net effect of the feed rows past the watermark, staged, then applied with the
+    cheapest correct statements (apply_changes). The batch log <model>__pdelta_batches records
+    the consumed range, so a view reading this mirror bounds its feed range by it.
+    Crash safety as in dimension_view: the staged batch carries its range; a rerun finds it
+    uncommitted and applies it again idempotently before committing. -#}
 {% materialization mirror, adapter='spark' %}
   {%- set m = pdelta.normalize_mirror(config.get('pdelta_mirror'), model.name) -%}
   {%- set target = this.incorporate(type='table') -%}
@@ -11,48 +13,60 @@
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
   {%- set snapshot = pdelta.resolve_relation(m['snapshot']) if m['snapshot'] else none -%}
   {%- set hi = pdelta.feed_high_watermark(changes) -%}
-  {%- set attrs = pdelta.mirror_attrs(changes, m['key']) -%}
+  {%- set feed_columns = pdelta.state_columns(changes) -%}
+  {%- set attrs = pdelta.mirror_attrs(changes, m['key'], feed_columns) -%}
+  {%- set key_type = [] -%}
+  {%- for c in feed_columns if c[0] == m['key'][0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
+  {%- set opts = pdelta.apply_options(config, attrs) -%}
   {%- set q = adapter.quote -%}
-  {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or not pdelta.relation_exists(batches) -%}
+  {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
+  {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
-    {%- call statement('main') -%}
-      create or replace table {{ target }} using delta as
-      {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi) }}
-    {%- endcall -%}
+    {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- do pdelta.create_batch_log(batches) -%}
-    {%- set batch_id = 0 -%}{%- set lo = none -%}{%- set counts = {} -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
+    {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi), m['key'], opts) -%}
+      {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+    {%- endfor -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+    {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
-    {%- set lo = pdelta.consumed_watermarks(batches).get('changes') -%}
-    {%- set batch_id = pdelta.last_batch_id(batches) + 1 -%}
-    {%- set counts = {} -%}
-    {%- if hi is none or (lo is not none and hi <= lo) -%}
-      {%- set hi = lo -%}
-      {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
+    {%- set batch_id = blog['last'] + 1 -%}
+    {%- set staged = pdelta.staged_batch(stage) -%}
+    {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
+    {%- if retry -%}
+      {%- set ranges = staged['ranges'] -%}
+      {{ log('pdelta: mirror ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
-      {%- call statement('stage') -%}
-        create or replace table {{ stage }} using delta as
-        with feed as (
-          select {% for c in m['key'] + attrs %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, `_pdelta_seq` from {{ changes }}
-          where {% if lo is not none %}`_pdelta_seq` > {{ lo | int }} and {% endif %}`_pdelta_seq` <= {{ hi | int }}
-        ), net as (
-          {{ pdelta.net_effect_sql('feed', m['key'], attrs) }}
-        )
-        select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
-        from net where `_pdelta_type` is not null
-      {%- endcall -%}
-      {%- do counts.update(pdelta.change_counts(stage)) -%}
-      {%- call statement('main') -%}
-        {{ pdelta.apply_changes(target, stage, m['key'], attrs) }}
-      {%- endcall -%}
+      {%- set lo = blog['consumed'].get('changes') -%}
+      {%- if hi is none or (lo is not none and hi <= lo) -%}{%- set hi = lo -%}{%- endif -%}
+      {%- set ranges = {'changes': {'changes': changes, 'lo': lo, 'hi': hi}} -%}
+    {%- endif -%}
+    {%- set r = ranges['changes'] -%}
+    {%- if not retry and (r['hi'] is none or (r['lo'] is not none and r['hi'] <= r['lo'])) -%}
+      {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
+      {{ log('pdelta: mirror ' ~ model.name ~ ': no new changes', info=true) }}
+    {%- else -%}
+      {%- if not retry -%}
+        {%- call statement('stage') -%}
+          create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as
+          with feed as (
+            {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], r['lo'], r['hi']) }}
+          ), net as (
+            {{ pdelta.net_effect_sql('feed', m['key'], attrs) }}
+          )
+          select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
+          from net where `_pdelta_type` is not null
+        {%- endcall -%}
+        {%- do adapter.cache_added(stage) -%}
+      {%- endif -%}
+      {%- set counts = pdelta.change_counts(stage, m['key']) -%}
+      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0]) -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry) -%}
+      {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}
-  {%- call statement('record_batch') -%}
-    insert into {{ batches }} values
-    ({{ batch_id | int }}, 'changes', {{ pdelta.sql_literal(changes | string) }}, {{ pdelta.sql_literal(lo) }}, {{ pdelta.sql_literal(hi) }},
-     {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('full' if full else 'incremental') }}, current_timestamp())
-  {%- endcall -%}
-  {{ log('pdelta: mirror ' ~ model.name ~ (' built in full' if full else ' batch ' ~ batch_id ~ ': ' ~ (counts if counts else 'no new changes')), info=true) }}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

@@ -179,6 +179,8 @@ RULES = [  # term-name suffix -> what it is (DESIGN.md §3); first match wins
 def describe_term(name: str) -> str:
     if name == "v__changes":
         return "Fig. 6: ΔV/∇V -> the six sets (macros/algebra/delete_insert_to_six_sets.sql)"
+    if name == "v__effective":
+        return "the six sets without update pairs that change no output column (applied and published)"
     if name in ("v__delta", "v__nabla"):
         return "the view's projection (projection rule)"
     if name.startswith("j") and "__" in name and name.split("__")[0][1:].isdigit():
@@ -235,7 +237,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
-        print(f"  dry run: the refresh would emit {counts or 'nothing'}"
+        print(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
               + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
         if not observed <= a.output:
             rc = 1  # the static analysis missed a set: a bug to report
@@ -253,7 +255,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.sql:
         print("\n-- the six-set changes of the refresh (one statement; the engine writes the scratch-table terms first)")
         print(info["changes_sql"])
-        print("\n-- applied with")
+        print(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
         print(info["apply_sql"])
     else:
         print("\n(--sql prints the SQL)")

@@ -153,9 +153,9 @@ def apply_statements(sets: set[str]) -> list[str]:
     if not sets:
         return ["nothing to apply"]
     if sets <= {"ins"}:
-        return ["INSERT INTO (append, no scan of the target)"]
+        return ["append: INSERT INTO (no scan of the target)"]
     if sets <= {"del", "delk"}:
-        return ["DELETE by key"]
+        return ["delete_by_key: a delete-only MERGE on the key"]
     clauses = []
     if sets & {"del", "delk"}:
         clauses.append(f"WHEN MATCHED AND type IN ({', '.join(sorted(sets & {'del', 'delk'}))}) THEN DELETE")
@@ -163,7 +163,7 @@ def apply_statements(sets: set[str]) -> list[str]:
         clauses.append(f"WHEN MATCHED AND type IN ({', '.join(sorted(sets & {'upd', 'up', 'ups'}))}) THEN UPDATE")
     if sets & {"ins", "ups", "up"}:  # `up` may reach a view row that was never there: inserted
         clauses.append(f"WHEN NOT MATCHED AND type IN ({', '.join(sorted(sets & {'ins', 'ups', 'up'}))}) THEN INSERT")
-    return ["MERGE " + "; ".join(clauses)]
+    return ["merge: MERGE " + "; ".join(clauses)]
 
 
 def cheaper_capture_hints(view: View, analysis: Analysis) -> list[str]:

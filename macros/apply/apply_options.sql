@@ -1,0 +1,32 @@
+{#- How a maintained relation is written, from its model config:
+      file_format      dbt's own config: delta (default), iceberg, hudi -> MERGE path;
+                       parquet (or another plain file format) -> affected key buckets overwritten
+      pdelta_apply     {buckets: 16, prune: true, cluster_by_key: false}
+                         buckets         bucket count of a plain-file target (`pdelta_bucket` =
+                                         pmod(hash(key), buckets), its partition column)
+                         prune           MERGE / delete conditions carry the batch's key range
+                                         so Delta can skip files by their min/max statistics
+                         cluster_by_key  Delta targets are created CLUSTER BY the key
+      pdelta_history   {type: scd2, tracked: [columns]} keeps <model>__pdelta_history -#}
+{% macro apply_options(cfg, attrs) %}
+  {%- set fmt = (cfg.get('file_format') or 'delta') | lower -%}
+  {%- set a = cfg.get('pdelta_apply') or {} -%}
+  {%- set h = cfg.get('pdelta_history') -%}
+  {%- set history = none -%}
+  {%- if h -%}
+    {%- if h is string -%}{%- set h = {'type': h} -%}{%- endif -%}
+    {%- if (h.get('type') or 'scd2') != 'scd2' -%}
+      {{ exceptions.raise_compiler_error("pdelta_history: type must be 'scd2', got '" ~ h.get('type') ~ "'") }}
+    {%- endif -%}
+    {%- set tracked = h.get('tracked') or attrs -%}
+    {%- for c in tracked if c not in attrs -%}
+      {{ exceptions.raise_compiler_error("pdelta_history: tracked column `" ~ c ~ "` is not a non-key output column (" ~ attrs | join(', ') ~ ")") }}
+    {%- endfor -%}
+    {%- set history = {'type': 'scd2', 'tracked': tracked} -%}
+  {%- endif -%}
+  {%- set buckets = a.get('buckets', 16) | int -%}
+  {%- if buckets < 1 -%}{{ exceptions.raise_compiler_error("pdelta_apply: buckets must be a positive integer") }}{%- endif -%}
+  {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': buckets,
+             'prune': a.get('prune', true), 'cluster_by_key': a.get('cluster_by_key', false),
+             'history': history}) }}
+{% endmacro %}

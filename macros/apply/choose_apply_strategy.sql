@@ -1,0 +1,24 @@
+{#- The cheapest correct way to apply one batch, from the six sets it holds (paper §4: the
+    less partial the delta, the cheaper its application):
+      none              nothing to apply
+      append            only `ins`: INSERT INTO, the target is not read
+      delete_by_key     only `del`/`delk`: a delete-only MERGE on the key
+      merge             anything else: one MERGE with clauses typed by the six sets
+      bucket_overwrite  plain-file targets (no MERGE): the affected key buckets are rewritten
+    A retry of a batch whose first attempt may have written part of it takes an idempotent
+    strategy (merge / bucket_overwrite): an append would add the same rows twice. -#}
+{% macro choose_apply_strategy(counts, opts, retry=false) %}
+  {{ return(adapter.dispatch('choose_apply_strategy', 'pdelta')(counts, opts, retry)) }}
+{% endmacro %}
+
+{% macro default__choose_apply_strategy(counts, opts, retry=false) %}
+  {%- set present = [] -%}
+  {%- for t, n in counts.items() if n and n > 0 -%}{%- do present.append(t) -%}{%- endfor -%}
+  {%- if not present -%}{{ return('none') }}{%- endif -%}
+  {%- set only_ins = present | reject('equalto', 'ins') | list | length == 0 -%}
+  {%- set only_del = present | reject('in', ['del', 'delk']) | list | length == 0 -%}
+  {%- if only_ins and not retry -%}{{ return('append') }}{%- endif -%}
+  {%- if not opts['merge'] -%}{{ return('bucket_overwrite') }}{%- endif -%}
+  {%- if only_del -%}{{ return('delete_by_key') }}{%- endif -%}
+  {{ return('merge') }}
+{% endmacro %}

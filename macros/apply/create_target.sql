@@ -1,0 +1,28 @@
+{#- The full build of a maintained relation in its file format: Delta (optionally CLUSTER BY
+    the key, so MERGE conditions on the key skip files), Iceberg / Hudi as tables of that
+    format, or a plain file format partitioned by the key bucket `pdelta_bucket` that
+    `apply_bucket_overwrite_sql` rewrites. Returns the statements as [{name, sql}]. -#}
+{% macro create_target_statements(target, select_sql, key, opts) %}
+  {{ return(adapter.dispatch('create_target_statements', 'pdelta')(target, select_sql, key, opts)) }}
+{% endmacro %}
+
+{% macro default__create_target_statements(target, select_sql, key, opts) %}
+  {%- set q = adapter.quote -%}
+  {%- set keys = [] -%}{%- for k in key -%}{%- do keys.append(q(k)) -%}{%- endfor -%}
+  {%- if opts['merge'] -%}
+    {%- set sql -%}
+      create or replace table {{ target }} using {{ opts['format'] }}
+      {%- if opts['cluster_by_key'] and opts['format'] == 'delta' %} cluster by ({{ keys | join(', ') }}){% endif %}
+      as {{ select_sql }}
+    {%- endset -%}
+    {{ return([{'name': 'main', 'sql': sql}]) }}
+  {%- else -%}
+    {%- set sql -%}
+      create table {{ target }} using {{ opts['format'] }}
+      partitioned by (`pdelta_bucket`)
+      options ('partitionOverwriteMode' = 'dynamic')
+      as select *, {{ pdelta.bucket_expr(key, opts['buckets']) }} as `pdelta_bucket` from ({{ select_sql }}) as built
+    {%- endset -%}
+    {{ return([{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}, {'name': 'main', 'sql': sql}]) }}
+  {%- endif -%}
+{% endmacro %}

@@ -1,0 +1,70 @@
+{#- The batch log <x>__pdelta_batches is the commit point and the run log of a maintained
+    relation: one row per input per refresh (the feed range consumed, the six-set counts, the
+    apply strategy and statements, the rows Delta wrote). A refresh's row is written last; a
+    full build first writes a `full-started` row, so a build that stopped half way is redone. -#}
+{% macro create_batch_log(batches) %}
+  {%- call statement('create_batches') -%}
+    create table if not exists {{ batches }}
+      (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
+       `counts` string, `mode` string, `recorded_at` timestamp,
+       `strategy` string, `statements` string, `rows_written` string, `retried` boolean)
+    using delta
+  {%- endcall -%}
+  {#- dbt lists relations once per run: later models of this run must see the new table -#}
+  {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
+{% endmacro %}
+
+{#- What the batch log says, in one query: {last: last committed batch id (-1: none),
+    consumed: {input: highest hi consumed}, full_pending: a full build started after the last
+    commit, last_full: batch id of the last full build} -#}
+{% macro batch_log_state(batches) %}
+  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none} -%}
+  {%- set started = [] -%}
+  {%- for row in run_query('select `input`, `mode`, max(`batch_id`), max(`hi`) from ' ~ batches ~ ' group by `input`, `mode`').rows -%}
+    {%- set b = row[2] | int -%}
+    {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
+    {%- else -%}
+      {%- if b > st['last'] -%}{%- do st.update({'last': b}) -%}{%- endif -%}
+      {%- if row[1] == 'full' and (st['last_full'] is none or b > st['last_full']) -%}{%- do st.update({'last_full': b}) -%}{%- endif -%}
+      {%- set prev = st['consumed'].get(row[0]) -%}
+      {%- if row[0] not in st['consumed'] or (row[3] is not none and (prev is none or row[3] | int > prev)) -%}
+        {%- do st['consumed'].update({row[0]: none if row[3] is none else row[3] | int}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- do st.update({'full_pending': (started | select('gt', st['last']) | list | length) > 0}) -%}
+  {{ return(st) }}
+{% endmacro %}
+
+{#- one batch-log insert for every input of a refresh: the commit point -#}
+{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false) %}
+  {%- call statement('record_batch') -%}
+    insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
+                               `strategy`, `statements`, `rows_written`, `retried`) values
+    {% for alias, r in ranges.items() -%}
+      ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(r['changes'] | string) }}, {{ pdelta.sql_literal(r['lo']) }}, {{ pdelta.sql_literal(r['hi']) }},
+       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal(mode) }}, current_timestamp(),
+       {{ pdelta.sql_literal(applied.get('strategy')) }}, {{ pdelta.sql_literal(tojson(applied.get('statements', []))) }},
+       {{ pdelta.sql_literal(tojson(applied.get('rows_written', {}))) }}, {{ 'true' if retried else 'false' }}){% if not loop.last %},{% endif %}
+    {% endfor %}
+  {%- endcall -%}
+{% endmacro %}
+
+{#- Staged changes carry the batch they belong to and the ranges they were computed from as
+    table properties. A staged batch that the batch log has not committed is the sign of an
+    attempt that stopped after staging: the retry applies that same stage again (the feeds
+    may have grown since; recomputing from a wider range could miss what the first attempt
+    already wrote). Returns {batch_id, ranges} or none. -#}
+{% macro staged_batch(stage) %}
+  {%- if not pdelta.relation_exists(stage) -%}{{ return(none) }}{%- endif -%}
+  {%- set props = {} -%}
+  {%- for row in run_query('show tblproperties ' ~ stage).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
+  {%- if 'pdelta.batch' not in props or 'pdelta.ranges' not in props -%}{{ return(none) }}{%- endif -%}
+  {{ return({'batch_id': props['pdelta.batch'] | int, 'ranges': fromjson(props['pdelta.ranges'])}) }}
+{% endmacro %}
+
+{% macro stage_properties(batch_id, ranges) %}
+  {%- set plain = {} -%}
+  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi']}}) -%}{%- endfor -%}
+  {{ return("tblproperties ('pdelta.batch' = '" ~ (batch_id | int) ~ "', 'pdelta.ranges' = " ~ pdelta.sql_literal(tojson(plain)) ~ ")") }}
+{% endmacro %}

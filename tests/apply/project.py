@@ -1,0 +1,80 @@
+"""The dbt project of the apply tests, installing pdelta as a package: two base relations kept
+as pdelta mirrors from canonical change feeds (dbt sources), and the same dimension view two
+ways — Delta clustered by its key with SCD2 history (`dim`) and plain parquet with key buckets
+(`dim_pq`) — plus a one-relation view with history and no pruning (`dim1`) for fault injection."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .world import ADDR_ATTRS, CUST_ATTRS, EXCLUDED_COUNTRY, SMALL_EXCLUDED_TIER, SMALL_TRACKED, TRACKED
+
+SCHEMA = "pdelta_apply_it"
+
+
+def declaration() -> dict:
+    return {"root": "c", "relations": {
+        "c": {"state": "cust", "changes": {"source": ["it", "cust_changes"]}, "key": ["cid"], "technique": "any",
+              "columns": ["cid", "name", "tier"]},
+        "a": {"state": "addr", "changes": {"source": ["it", "addr_changes"]}, "key": ["aid"], "technique": "any",
+              "join": {"to": "c", "on": {"aid": "aid"}}, "columns": ["city", "country"],
+              "where": f"country <> '{EXCLUDED_COUNTRY}'"},
+    }}
+
+
+def small_declaration() -> dict:
+    """One relation with a selection: the view the fault-injection test refreshes (few statements)."""
+    return {"root": "c", "relations": {
+        "c": {"state": "cust", "changes": {"source": ["it", "cust_changes"]}, "key": ["cid"], "technique": "any",
+              "columns": ["cid", "name", "tier"], "where": f"tier <> '{SMALL_EXCLUDED_TIER}'"}}}
+
+
+SMALL = ("dim1", {"pdelta_history": {"type": "scd2", "tracked": SMALL_TRACKED}, "pdelta_apply": {"prune": False}})
+
+VIEWS = {
+    "dim": {"pdelta_history": {"type": "scd2", "tracked": TRACKED}, "pdelta_apply": {"cluster_by_key": True}},
+    "dim_pq": {"file_format": "parquet", "pdelta_apply": {"buckets": 4}},
+}
+
+
+def write_project(root: Path, repo: Path) -> None:
+    models = root / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_apply_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        f"models:\n  pdelta_apply_it:\n    +schema: null\n    +file_format: delta\n"
+    )
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
+    (models / "sources.yml").write_text(
+        "version: 2\nsources:\n  - name: it\n    schema: " + SCHEMA + "\n    tables:\n"
+        + "".join(f"      - name: {t}\n" for t in ("cust_changes", "addr_changes", "cust_initial", "addr_initial"))
+        + "models:\n  - name: cust\n    columns: [{name: cid, data_tests: [unique, not_null]}]\n"
+        "  - name: addr\n    columns: [{name: aid, data_tests: [unique, not_null]}]\n"
+    )
+    for rel, key in (("cust", "cid"), ("addr", "aid")):
+        m = {"changes": {"source": ["it", f"{rel}_changes"]}, "key": [key], "snapshot": {"source": ["it", f"{rel}_initial"]}}
+        (models / f"{rel}.sql").write_text(
+            "{%- set m = " + json.dumps(m) + " -%}\n"
+            "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
+    for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration())]:
+        extra = "".join(f", {k}={json.dumps(v)}" for k, v in cfg.items())
+        (models / f"{name}.sql").write_text(
+            "{%- set view = " + json.dumps(decl) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=view" + extra + ") }}\n"
+            "{{ pdelta.dimension_view(view) }}\n")
+
+
+def feed_ddl(rel: str) -> str:
+    key, attrs = ("cid", CUST_ATTRS) if rel == "cust" else ("aid", ADDR_ATTRS)
+    types = {"cid": "int", "aid": "int", "name": "string", "tier": "string", "city": "string", "country": "string"}
+    cols = ", ".join(f"`{c}` {types[c]}" for c in [key, *attrs])
+    before = ", ".join(f"`{c}`: {types[c]}" for c in attrs)
+    return (f"create table `{SCHEMA}`.`{rel}_changes` ({cols}, `_pdelta_before` struct<{before}>, "
+            f"`_pdelta_type` string, `_pdelta_seq` bigint) using delta")
+
+
+def initial_ddl(rel: str) -> str:
+    key, attrs = ("cid", CUST_ATTRS) if rel == "cust" else ("aid", ADDR_ATTRS)
+    types = {"cid": "int", "aid": "int", "name": "string", "tier": "string", "city": "string", "country": "string"}
+    cols = ", ".join(f"`{c}` {types[c]}" for c in [key, *attrs])
+    return f"create table `{SCHEMA}`.`{rel}_initial` ({cols}) using delta"

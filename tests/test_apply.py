@@ -1,0 +1,310 @@
+"""Apply strategies, crash safety, concurrency and SCD2 history, on a Spark Thrift Server with
+a dbt project that installs pdelta as a package (tests/apply/project.py): mirrors `cust` and
+`addr` kept from canonical change feeds, and the dimension view over them two ways — Delta
+clustered by key with SCD2 history (`dim`) and parquet with key buckets (`dim_pq`) — plus a
+one-relation view with history (`dim1`) for fault injection. The true states live in Python (tests/apply/world.py); after every
+refresh each view must equal the view recomputed from them, its change feed replayed from the
+first build must reproduce it with every change consistent, and the history must equal the
+history recomputed from the sequence of the view's states.
+
+PDELTA_DEEP=1: 100 fault-injection points instead of 20."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from apply.project import SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl, write_project
+from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
+                         scd2, sql_value)
+from pdelta.live import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+KILLER = Path(__file__).parent / "apply" / "killer.py"
+DEEP = os.environ.get("PDELTA_DEEP") == "1"
+FAULT_POINTS = int(os.environ.get("PDELTA_FAULT_POINTS", "100" if DEEP else "20"))
+SEED = int(os.environ.get("PDELTA_SEED", "20261126"))
+
+
+def attrs_of(model: str) -> list[str]:
+    return SMALL_ATTRS if model == SMALL[0] else VIEW_ATTRS
+
+
+class It:
+    def __init__(self, project: Path, port: int):
+        self.project, self.port = project, port
+        self.ex = connect(ROOT, "thrift")
+        self.world = World.initial(SEED)
+        # per view with history: its (batch id, state) after each batch
+        self.states: dict[str, list[tuple[int, dict]]] = {"dim": [], SMALL[0]: []}
+        self.initial: dict[str, dict] = {}               # each view's state at its full build
+        self.env = {**os.environ, "PDELTA_TARGET": "thrift", "PDELTA_SCHEMA": SCHEMA,
+                    "DBT_PROFILES_DIR": str(ROOT), "PDELTA_THRIFT_PORT": str(port),
+                    "PDELTA_EXAMPLES": "false"}
+
+    def sql(self, s: str) -> list[tuple]:
+        return self.ex.rows(s)
+
+    def append(self, rows: list[dict], ex=None) -> None:
+        for rel, key, attrs in (("cust", "cid", CUST_ATTRS), ("addr", "aid", ADDR_ATTRS)):
+            mine = [r for r in rows if r["rel"] == rel]
+            if not mine:
+                continue
+            values = []
+            for r in mine:
+                b = r["_before"]
+                before = "null" if b is None else "named_struct(" + ", ".join(f"'{a}', {sql_value(b[a])}" for a in attrs) + ")"
+                values.append("(" + ", ".join([sql_value(r[key]), *(sql_value(r[a]) for a in attrs), before,
+                                               sql_value(r["_type"]), str(r["_seq"])]) + ")")
+            (ex or self.ex).rows(f"insert into `{SCHEMA}`.`{rel}_changes` values " + ", ".join(values))
+
+    def dbt(self, *args: str, kill_at: int = 0, log: Path | None = None) -> subprocess.CompletedProcess:
+        cmd = [sys.executable, str(KILLER), "--kill-at", str(kill_at)]
+        if log:
+            cmd += ["--log", str(log)]
+        return subprocess.run(cmd + ["--", *args], cwd=self.project, env=self.env, capture_output=True, text=True)
+
+    def run(self, select: str | None = "cust addr dim dim_pq") -> None:
+        out = self.dbt("run", "--select", *(select or " ".join(["cust", "addr", *VIEWS, SMALL[0]])).split())
+        assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+        self.record_state()
+
+    def record_state(self, models=("dim", SMALL[0])) -> None:
+        for m in models:
+            b = self.last_batch(m)
+            if not self.states[m] or self.states[m][-1][0] != b:
+                self.states[m].append((b, self.view_rows(m)))
+
+    # ------------------------------------------------------------ reading what pdelta wrote
+    def view_rows(self, model: str) -> dict[int, tuple]:
+        if VIEWS.get(model, {}).get("file_format") == "parquet":
+            # another session wrote it: Spark caches a plain table's file listing per session
+            self.sql(f"refresh table `{SCHEMA}`.`{model}`")
+        rows = self.sql(f"select cid, {', '.join(attrs_of(model))} from `{SCHEMA}`.`{model}`")
+        out = {r[0]: tuple(r[1:]) for r in rows}
+        assert len(out) == len(rows), f"{model}: duplicate keys"
+        return out
+
+    def rel_rows(self, rel: str) -> dict[int, dict]:
+        key, attrs = ("cid", CUST_ATTRS) if rel == "cust" else ("aid", ADDR_ATTRS)
+        rows = self.sql(f"select {key}, {', '.join(attrs)} from `{SCHEMA}`.`{rel}`")
+        out = {r[0]: dict(zip(attrs, r[1:])) for r in rows}
+        assert len(out) == len(rows), f"mirror {rel}: duplicate keys"
+        return out
+
+    def feed(self, model: str) -> list[dict]:
+        cols = ["cid", *attrs_of(model), "_pdelta_before", "_pdelta_type", "_pdelta_seq"]
+        rows = self.sql(f"select {', '.join(cols)} from `{SCHEMA}`.`{model}__pdelta_changes`")
+        out = [dict(zip(cols, r)) for r in rows]
+        for r in out:
+            if isinstance(r["_pdelta_before"], str):
+                r["_pdelta_before"] = json.loads(r["_pdelta_before"])
+        return out
+
+    def batch_log(self, model: str) -> list[dict]:
+        cols = ["batch_id", "input", "lo", "hi", "counts", "mode", "strategy", "statements", "rows_written", "retried"]
+        return [dict(zip(cols, r)) for r in self.sql(f"select {', '.join(f'`{c}`' for c in cols)} from `{SCHEMA}`.`{model}__pdelta_batches` order by batch_id, `input`")]
+
+    def last_batch(self, model: str) -> int:
+        return max(r["batch_id"] for r in self.batch_log(model) if r["mode"] in ("full", "incremental"))
+
+    def last_strategy(self, model: str) -> str:
+        log = [r for r in self.batch_log(model) if r["mode"] in ("full", "incremental")]
+        return log[-1]["strategy"]
+
+    def history(self, model: str = "dim") -> set[tuple]:
+        rows = self.sql(f"select cid, {', '.join(attrs_of(model))}, `_pdelta_valid_from`, `_pdelta_valid_to`, `_pdelta_is_current` "
+                        f"from `{SCHEMA}`.`{model}__pdelta_history`")
+        for r in rows:
+            assert (r[-2] is None) == bool(r[-1]), f"history row {r}: is_current disagrees with valid_to"
+        return {tuple(r[:-1]) for r in rows}
+
+    # ------------------------------------------------------------ the checks
+    def check(self, quiescent: bool = True) -> None:
+        """Everything pdelta keeps equals its recomputation from the true states."""
+        want = self.world.view()
+        for rel in ("cust", "addr"):
+            assert self.rel_rows(rel) == getattr(self.world, rel).rows, f"mirror {rel} differs from the true state"
+        for model in VIEWS:
+            got = self.view_rows(model)
+            assert got == want, f"{model} differs from recomputation: missing {sorted(set(want) - set(got))[:5]}, " \
+                                f"extra {sorted(set(got) - set(want))[:5]}, " \
+                                f"wrong {[k for k in set(got) & set(want) if got[k] != want[k]][:5]}"
+            replayed, problems = replay_feed(self.initial[model], self.feed(model))
+            assert not problems, f"{model}'s change feed: {problems[:5]}"
+            assert replayed == got, f"{model}'s change feed replayed from its first build does not give the view"
+        assert self.history() == scd2(self.states["dim"]), "SCD2 history differs from the history recomputed from the view's states"
+
+
+@pytest.fixture(scope="module")
+def it(thrift_port, tmp_path_factory):
+    project = tmp_path_factory.mktemp("apply_it")
+    write_project(project, ROOT)
+    h = It(project, thrift_port)
+    h.sql(f"drop schema if exists `{SCHEMA}` cascade")
+    h.sql(f"create schema `{SCHEMA}`")
+    for rel in ("cust", "addr"):
+        h.sql(feed_ddl(rel))
+        h.sql(initial_ddl(rel))
+        key, attrs = ("cid", CUST_ATTRS) if rel == "cust" else ("aid", ADDR_ATTRS)
+        rows = getattr(h.world, rel).rows
+        h.sql(f"insert into `{SCHEMA}`.`{rel}_initial` values "
+              + ", ".join("(" + ", ".join([str(k), *(sql_value(v[a]) for a in attrs)]) + ")" for k, v in sorted(rows.items())))
+    out = h.dbt("deps")
+    assert out.returncode == 0, out.stdout + out.stderr
+    h.run(None)
+    for model in [*VIEWS, SMALL[0]]:
+        h.initial[model] = h.view_rows(model)
+    h.check()
+    yield h
+    h.sql(f"drop schema if exists `{SCHEMA}` cascade")
+    h.ex.close()
+
+
+def test_strategy_per_batch(it):
+    w = it.world
+    # insert-only: new customers at visible addresses -> the view gets only `ins`
+    it.append([w.insert("cust", w.cust_image(aid), "ins") for aid in w.live_addrs()[:4]])
+    it.run()
+    assert {m: it.last_strategy(m) for m in ("cust", *VIEWS)} == {"cust": "append", "dim": "append", "dim_pq": "append"}
+    it.check()
+    # key-only deletes of customers in the view -> `delk` only
+    gone = sorted(w.view())[:3]
+    it.append([w.delete("cust", cid, "delk") for cid in gone])
+    it.run()
+    assert {m: it.last_strategy(m) for m in ("cust", *VIEWS)} == {"cust": "delete_by_key", "dim": "delete_by_key",
+                                                                  "dim_pq": "bucket_overwrite"}
+    it.check()
+    # partial updates of addresses fan out to view rows (city: tracked); an update pair of a
+    # customer's tier (tracked: a new version); a partial update of another's name (untracked:
+    # overwritten in the current version)
+    aid = max(w.live_addrs(), key=lambda a: sum(c["aid"] == a for c in w.cust.rows.values()))
+    c_tier, c_name = [c for c in sorted(w.view()) if w.cust.rows[c]["aid"] != aid][:2]
+    it.append([w.update("addr", aid, {"city": "bern" if w.addr.rows[aid]["city"] != "bern" else "oslo"}, "up"),
+               w.update("cust", c_tier, {"tier": "gold" if w.cust.rows[c_tier]["tier"] != "gold" else "silver"}, "upd"),
+               w.update("cust", c_name, {"name": "zed"}, "up")])
+    versions_before = {c: len([r for r in it.history() if r[0] == c]) for c in (c_tier, c_name)}
+    it.run()
+    assert {m: it.last_strategy(m) for m in VIEWS} == {"dim": "merge", "dim_pq": "bucket_overwrite"}
+    log = [r for r in it.batch_log("dim") if r["mode"] == "incremental"][-1]
+    assert json.loads(log["statements"])[:3] == ["declare_key_range", "set_key_range", "main"], log["statements"]
+    written = json.loads(log["rows_written"])
+    assert written.get("updated", 0) >= 2 and written.get("inserted", 0) == 0, written
+    it.check()
+    history = it.history()
+    assert len([r for r in history if r[0] == c_tier]) == versions_before[c_tier] + 1, "a tracked change opens a version"
+    assert len([r for r in history if r[0] == c_name]) == versions_before[c_name], "an untracked change does not"
+    assert [r for r in history if r[0] == c_name and r[-1] is None][0][1] == "zed"
+    detail = it.sql(f"describe detail `{SCHEMA}`.`dim`")[0]
+    assert any(str(v).replace(" ", "") in ('["cid"]', "['cid']", "[cid]") for v in detail), f"dim is clustered by its key: {detail}"
+    # every view row of one bucket of dim_pq deleted: the emptied bucket must go too
+    bucket = it.sql(f"select `pdelta_bucket`, count(*) from `{SCHEMA}`.`dim_pq` group by 1 order by 2 limit 1")[0][0]
+    cids = [r[0] for r in it.sql(f"select cid from `{SCHEMA}`.`dim_pq` where `pdelta_bucket` = {int(bucket)}")]
+    it.append([w.delete("cust", c, "del") for c in cids])
+    it.run()
+    log = [r for r in it.batch_log("dim_pq") if r["mode"] == "incremental"][-1]
+    assert "drop_empty_bucket" in json.loads(log["statements"]), log
+    it.check()
+
+
+def test_concurrent_appends_land_exactly_once(it):
+    """Feed rows appended while a refresh runs are applied by that refresh or the next, once."""
+    w = it.world
+    stop = threading.Event()
+    appended = []
+
+    def appender():
+        ex = connect(ROOT, "thrift")
+        try:
+            while not stop.is_set():
+                rows = w.change(2)
+                it.append(rows, ex)
+                appended.append(max(r["_seq"] for r in rows))
+                time.sleep(0.3)
+        finally:
+            ex.close()
+
+    t = threading.Thread(target=appender)
+    t.start()
+    try:
+        it.run("cust addr dim")
+    finally:
+        stop.set()
+        t.join()
+    cust_hi, addr_hi = (max((r["hi"] for r in it.batch_log(m) if r["mode"] in ("full", "incremental") and r["hi"] is not None),
+                            default=None) for m in ("cust", "addr"))
+    assert appended and max(appended) > min(cust_hi or 0, addr_hi or 0), "no feed row landed after a mirror froze its range"
+    # the view read each mirror up to the position its state reflects, not the feed's end
+    dim_in = {r["input"]: r["hi"] for r in it.batch_log("dim") if r["batch_id"] == it.last_batch("dim")}
+    assert dim_in == {"c": cust_hi, "a": addr_hi}, dim_in
+    assert it.view_rows("dim") == w.view(w.rows_at("cust", cust_hi), w.rows_at("addr", addr_hi))
+    it.run()
+    it.check()
+
+
+def _fault_points(n: int, fresh: int) -> list[int]:
+    """n kill points over the statement boundaries 1..fresh: each boundary once before any twice."""
+    step = next(p for p in (7, 5, 3, 1) if fresh % p or p == 1)
+    return [1 + (i * step) % fresh for i in range(n)]
+
+
+def test_sigkill_at_statement_boundaries_then_rerun(it, tmp_path):
+    """SIGKILL the dbt process before a statement of a refresh (mirror `cust`, then the
+    one-relation view `dim1` with history), rerun: the mirror and the view equal their
+    recomputation, no key twice, the view's change feed holds each change once, the history
+    equals the one recomputed from the view's states. Every third point also stops the rerun."""
+    w = it.world
+    view = SMALL[0]
+    select = ["--select", "cust", view]
+
+    def check(k, last, full):
+        """The view against recomputation after every rerun; the mirror, the feed replay and the
+        history (cumulative: a fault anywhere earlier still shows) every fifth point and last."""
+        at = f"kill before statement {k} ({last})"
+        got = it.states[view][-1][1]
+        assert got == w.small_view(), f"{at}: {view} differs from recomputation"
+        if full:
+            assert it.rel_rows("cust") == w.cust.rows, f"{at}: mirror cust differs from the true state"
+            replayed, problems = replay_feed(it.initial[view], it.feed(view), SMALL_ATTRS)
+            assert not problems and replayed == got, f"{at}: change feed {problems[:3]}"
+            assert it.history(view) == scd2(it.states[view], SMALL_ATTRS, SMALL_TRACKED), f"{at}: history"
+
+    # the statements of an uninterrupted refresh, to spread the kill points over
+    it.append(w.change(5, rels=("cust",)))
+    count_log = tmp_path / "statements.txt"
+    out = it.dbt("run", *select, log=count_log)
+    assert out.returncode == 0, out.stdout[-3000:]
+    it.record_state([view])
+    check(0, "no kill", True)
+    fresh = len(count_log.read_text().splitlines())
+    points = _fault_points(FAULT_POINTS, fresh)
+    killed, started = 0, time.time()
+    for i, k in enumerate(points):
+        it.append(w.change(4, rels=("cust",)))
+        log = tmp_path / f"kill_{i}.txt"
+        out = it.dbt("run", *select, kill_at=k, log=log)
+        if out.returncode == -9:
+            killed += 1
+            last = log.read_text().splitlines()[-1].split("\t", 1)[1][:100]
+            if i % 3 == 2:   # stopped again while retrying
+                out2 = it.dbt("run", *select, kill_at=max(1, k // 2))
+                assert out2.returncode in (-9, 0), out2.stdout[-3000:]
+        else:
+            assert out.returncode == 0, out.stdout[-3000:]
+            last = "the refresh had fewer statements"
+        out = it.dbt("run", *select)
+        assert out.returncode == 0, f"rerun after a kill before statement {k} ({last}) failed:\n" + out.stdout[-3000:]
+        it.record_state([view])
+        check(k, last, i % 5 == 4 or i == len(points) - 1)
+    print(f"\n[faults] {killed} runs killed at {len(set(points))} distinct statement boundaries "
+          f"(of {fresh} in a refresh of cust + {view}), each rerun checked; {time.time() - started:.0f}s")
+    assert killed >= 0.9 * FAULT_POINTS, f"only {killed} of {FAULT_POINTS} runs were stopped"
+    assert len(set(points)) >= min(FAULT_POINTS, fresh)
+    it.run(None)
+    it.check()
