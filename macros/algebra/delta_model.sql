@@ -121,6 +121,114 @@
     "comp,comp": "comp",
     "comp,up": "up",
     "comp,ups": "ups"
-  }
+  },
+  "capture_formats": {
+    "audit_columns": {
+      "technique": "audit_columns",
+      "sets": [
+        "ins",
+        "up",
+        "del"
+      ]
+    },
+    "log_based": {
+      "technique": "log_based",
+      "sets": [
+        "ins",
+        "upd",
+        "del"
+      ]
+    },
+    "log_net_effect": {
+      "technique": "log_net_effect",
+      "sets": [
+        "ups",
+        "del"
+      ]
+    },
+    "change_tracking": {
+      "technique": "change_tracking",
+      "sets": [
+        "ins",
+        "up",
+        "delk"
+      ]
+    },
+    "snapshot_diff": {
+      "technique": "snapshot_diff",
+      "sets": [
+        "ins",
+        "upd",
+        "del"
+      ]
+    },
+    "debezium_postgres_default": {
+      "technique": "change_tracking",
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "debezium_postgres_full": {
+      "technique": "log_based",
+      "sets": [
+        "ins",
+        "upd",
+        "ups",
+        "del"
+      ]
+    },
+    "debezium_mysql_minimal": {
+      "technique": "change_tracking",
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "upsert_feed": {
+      "technique": "upsert_feed",
+      "sets": [
+        "ups",
+        "delk"
+      ]
+    },
+    "delta_cdf": {
+      "technique": "log_based",
+      "sets": [
+        "ins",
+        "upd",
+        "del"
+      ]
+    },
+    "sqlserver_change_tracking": {
+      "technique": "change_tracking",
+      "sets": [
+        "ins",
+        "up",
+        "delk"
+      ]
+    },
+    "sqlserver_cdc_net": {
+      "technique": "log_net_effect",
+      "sets": [
+        "ups",
+        "del"
+      ]
+    }
+  },
+  "quarantine_reasons": [
+    "malformed_json",
+    "unknown_operation",
+    "null_key",
+    "unknown_column",
+    "cast_failed",
+    "missing_image",
+    "conflicting_duplicate",
+    "late_event"
+  ]
 }')) }}
 {% endmacro %}
