@@ -125,45 +125,78 @@
   "capture_formats": {
     "audit_columns": {
       "technique": "audit_columns",
-      "sets": [
+      "records": [
         "ins",
         "up",
         "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "up"
       ]
     },
     "log_based": {
       "technique": "log_based",
-      "sets": [
+      "records": [
         "ins",
         "upd",
         "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
       ]
     },
     "log_net_effect": {
       "technique": "log_net_effect",
-      "sets": [
+      "records": [
         "ups",
         "del"
+      ],
+      "sets": [
+        "del",
+        "upd",
+        "ups",
+        "delk"
       ]
     },
     "change_tracking": {
       "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "delk"
+      ],
       "sets": [
         "ins",
         "up",
+        "ups",
         "delk"
       ]
     },
     "snapshot_diff": {
       "technique": "snapshot_diff",
-      "sets": [
+      "records": [
         "ins",
         "upd",
         "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
       ]
     },
     "debezium_postgres_default": {
       "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ],
       "sets": [
         "ins",
         "up",
@@ -173,15 +206,28 @@
     },
     "debezium_postgres_full": {
       "technique": "log_based",
-      "sets": [
+      "records": [
         "ins",
         "upd",
         "ups",
         "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd",
+        "ups",
+        "delk"
       ]
     },
     "debezium_mysql_minimal": {
       "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ],
       "sets": [
         "ins",
         "up",
@@ -191,6 +237,10 @@
     },
     "upsert_feed": {
       "technique": "upsert_feed",
+      "records": [
+        "ups",
+        "delk"
+      ],
       "sets": [
         "ups",
         "delk"
@@ -198,25 +248,42 @@
     },
     "delta_cdf": {
       "technique": "log_based",
-      "sets": [
+      "records": [
         "ins",
         "upd",
         "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
       ]
     },
     "sqlserver_change_tracking": {
       "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "delk"
+      ],
       "sets": [
         "ins",
         "up",
+        "ups",
         "delk"
       ]
     },
     "sqlserver_cdc_net": {
       "technique": "log_net_effect",
-      "sets": [
+      "records": [
         "ups",
         "del"
+      ],
+      "sets": [
+        "del",
+        "upd",
+        "ups",
+        "delk"
       ]
     }
   },

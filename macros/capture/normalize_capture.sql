@@ -73,8 +73,8 @@
       'unavailable': decl.get('unavailable_value', '__debezium_unavailable_value') if fmt.startswith('debezium_') else none,
       'quarantine_max_rows': decl.get('quarantine_max_rows'), 'quarantine_max_fraction': decl.get('quarantine_max_fraction'),
   } -%}
-  {%- for code, t in m['ops'].items() if t not in m['sets'] -%}
-    {{ exceptions.raise_compiler_error(at ~ ": op `" ~ code ~ "` maps to `" ~ t ~ "`, which format " ~ fmt ~ " cannot emit (" ~ m['sets'] | join(', ') ~ ")") }}
+  {%- for code, t in m['ops'].items() if t not in formats[fmt]['records'] -%}
+    {{ exceptions.raise_compiler_error(at ~ ": op `" ~ code ~ "` maps to `" ~ t ~ "`, which a record of format " ~ fmt ~ " cannot be (" ~ formats[fmt]['records'] | join(', ') ~ ")") }}
   {%- endfor -%}
   {%- if fmt in ['change_tracking', 'sqlserver_change_tracking'] and not m['current'] -%}
     {{ exceptions.raise_compiler_error(at ~ ": format " ~ fmt ~ " needs `current`, the table holding the current rows the changes are joined to") }}

@@ -134,7 +134,7 @@ def composition_table() -> list[tuple[str, str, str | None, bool]]:
 
 def as_dict() -> dict:
     """Everything the SQL side needs, as plain JSON-able data."""
-    from .techniques import FORMATS, QUARANTINE_REASONS
+    from .techniques import FORMAT_SETS, FORMATS, QUARANTINE_REASONS
 
     return {
         "six_sets": list(SIX_SETS),
@@ -148,7 +148,8 @@ def as_dict() -> dict:
         "j": {f"{fs},{ft}": j(fs, ft) for fs in ("pre", "comp") for ft in FLAGS},
         # capture (macros/materializations/capture.sql): format -> technique and sets, and the
         # quarantine reasons
-        "capture_formats": {f: {"technique": t, "sets": list(sets)} for f, (t, sets) in FORMATS.items()},
+        "capture_formats": {f: {"technique": t, "records": list(records), "sets": list(FORMAT_SETS[f])}
+                            for f, (t, records, _) in FORMATS.items()},
         "quarantine_reasons": list(QUARANTINE_REASONS),
     }
 
