@@ -141,6 +141,8 @@ def h():
     work = Path(os.environ.get("PDELTA_CAPTURE_DIR", ROOT / ".pdelta" / "tests" / "capture"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
+    # this module shares its pytest process with others (scripts/test.sh): put the environment back
+    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
     os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
     os.environ["PDELTA_TARGET"] = "local"
     os.environ["PDELTA_EXAMPLES"] = "false"
@@ -159,7 +161,12 @@ def h():
     res = h.dbt("run", "--threads", "1")
     h.status2 = node_status(res)
     h.snapshot(2)
-    return h
+    yield h
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 def truth_rows(state: dict) -> list[tuple]:
