@@ -121,6 +121,181 @@
     "comp,comp": "comp",
     "comp,up": "up",
     "comp,ups": "ups"
-  }
+  },
+  "capture_formats": {
+    "audit_columns": {
+      "technique": "audit_columns",
+      "records": [
+        "ins",
+        "up",
+        "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "up"
+      ]
+    },
+    "log_based": {
+      "technique": "log_based",
+      "records": [
+        "ins",
+        "upd",
+        "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
+      ]
+    },
+    "log_net_effect": {
+      "technique": "log_net_effect",
+      "records": [
+        "ups",
+        "del"
+      ],
+      "sets": [
+        "del",
+        "upd",
+        "ups",
+        "delk"
+      ]
+    },
+    "change_tracking": {
+      "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "delk"
+      ],
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "snapshot_diff": {
+      "technique": "snapshot_diff",
+      "records": [
+        "ins",
+        "upd",
+        "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
+      ]
+    },
+    "debezium_postgres_default": {
+      "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ],
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "debezium_postgres_full": {
+      "technique": "log_based",
+      "records": [
+        "ins",
+        "upd",
+        "ups",
+        "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd",
+        "ups",
+        "delk"
+      ]
+    },
+    "debezium_mysql_minimal": {
+      "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ],
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "upsert_feed": {
+      "technique": "upsert_feed",
+      "records": [
+        "ups",
+        "delk"
+      ],
+      "sets": [
+        "ups",
+        "delk"
+      ]
+    },
+    "delta_cdf": {
+      "technique": "log_based",
+      "records": [
+        "ins",
+        "upd",
+        "del"
+      ],
+      "sets": [
+        "ins",
+        "del",
+        "upd"
+      ]
+    },
+    "sqlserver_change_tracking": {
+      "technique": "change_tracking",
+      "records": [
+        "ins",
+        "up",
+        "delk"
+      ],
+      "sets": [
+        "ins",
+        "up",
+        "ups",
+        "delk"
+      ]
+    },
+    "sqlserver_cdc_net": {
+      "technique": "log_net_effect",
+      "records": [
+        "ups",
+        "del"
+      ],
+      "sets": [
+        "del",
+        "upd",
+        "ups",
+        "delk"
+      ]
+    }
+  },
+  "quarantine_reasons": [
+    "malformed_json",
+    "unknown_operation",
+    "null_key",
+    "unknown_column",
+    "cast_failed",
+    "missing_image",
+    "conflicting_duplicate",
+    "late_event"
+  ]
 }')) }}
 {% endmacro %}

@@ -8,6 +8,7 @@
         an attempt that has not committed are never read);
       - a state that is a pdelta mirror of this feed: the mirror's last committed position
         (feed rows that landed after the mirror froze its range are not in its state yet);
+      - a feed written by a pdelta capture: its last committed batch;
       - otherwise the feed's highest sequence now. -#}
 {% macro freeze_inputs(view) %}
   {%- set inputs = {} -%}
@@ -28,10 +29,10 @@
       {%- if r.rows[0][0] | int > 0 -%}
         {%- do inp.update({'hi': none if r.rows[0][1] is none else r.rows[0][1] | int, 'bound_by': 'mirror'}) -%}
       {%- else -%}
-        {%- do inp.update({'hi': pdelta.feed_high_watermark(changes)}) -%}
+        {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
       {%- endif -%}
     {%- else -%}
-      {%- do inp.update({'hi': pdelta.feed_high_watermark(changes)}) -%}
+      {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
@@ -53,3 +54,15 @@
   from {{ changes }}
   where {% if hi is none %}false{% else %}{% if lo is not none %}`_pdelta_seq` > {{ lo | int }} and {% endif %}`_pdelta_seq` <= {{ hi | int }}{% endif %}
 {%- endmacro %}
+
+{#- the upper bound of a feed read on its own: a pdelta capture's last committed batch (its
+    batch log sits beside it; rows of a batch it has not committed are never read), otherwise
+    the feed's highest sequence now -#}
+{% macro feed_upper_bound(changes) %}
+  {%- set log = pdelta.meta_relation(changes, 'batches') -%}
+  {%- if changes is not string and pdelta.relation_exists(log) -%}
+    {%- set last = pdelta.batch_log_state(log)['last'] -%}
+    {{ return(none if last < 0 else last) }}
+  {%- endif -%}
+  {{ return(pdelta.feed_high_watermark(changes)) }}
+{% endmacro %}

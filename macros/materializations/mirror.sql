@@ -12,7 +12,7 @@
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
   {%- set snapshot = pdelta.resolve_relation(m['snapshot']) if m['snapshot'] else none -%}
-  {%- set hi = pdelta.feed_high_watermark(changes) -%}
+  {%- set hi = pdelta.feed_upper_bound(changes) -%}
   {%- set feed_columns = pdelta.state_columns(changes) -%}
   {%- set attrs = pdelta.mirror_attrs(changes, m['key'], feed_columns) -%}
   {%- set key_type = [] -%}

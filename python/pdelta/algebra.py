@@ -112,8 +112,30 @@ def net_effect(changes: list[str]) -> str | None:
     return NET[(BEFORE[changes[0]], AFTER[changes[-1]])]
 
 
+def compose(first: str, second: str) -> str | None:
+    """Composition of two changes to one key, `first` then `second` (the net table on a pair).
+    Images: the result carries the last change's new image and the first change's old image
+    (for `upd`/`del`); `None` is no change at all."""
+    return net_effect([first, second])
+
+
+def consistent(first: str, second: str) -> bool:
+    """Can a source that tells the truth emit `second` right after `first` for one key? (An
+    insert needs the row absent; a delete or an update pair/partial update needs it present.)
+    Inconsistent pairs still compose by the table; they mark a feed that lies."""
+    needs = {"ins": False, "del": True, "upd": True, "up": True}.get(second)
+    return needs is None or needs == (AFTER[first] == "present")
+
+
+def composition_table() -> list[tuple[str, str, str | None, bool]]:
+    """Every pair of the six sets: (first, second, composed set or None, consistent)."""
+    return [(a, b, compose(a, b), consistent(a, b)) for a in SIX_SETS for b in SIX_SETS]
+
+
 def as_dict() -> dict:
     """Everything the SQL side needs, as plain JSON-able data."""
+    from .techniques import FORMAT_SETS, FORMATS, QUARANTINE_REASONS
+
     return {
         "six_sets": list(SIX_SETS),
         "flags": list(FLAGS),
@@ -124,6 +146,11 @@ def as_dict() -> dict:
         "net": [[b, a, t] for (b, a), t in NET.items()],
         "s": {f: s(f) for f in FLAGS},
         "j": {f"{fs},{ft}": j(fs, ft) for fs in ("pre", "comp") for ft in FLAGS},
+        # capture (macros/materializations/capture.sql): format -> technique and sets, and the
+        # quarantine reasons
+        "capture_formats": {f: {"technique": t, "records": list(records), "sets": list(FORMAT_SETS[f])}
+                            for f, (t, records, _) in FORMATS.items()},
+        "quarantine_reasons": list(QUARANTINE_REASONS),
     }
 
 

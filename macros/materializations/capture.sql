@@ -1,0 +1,121 @@
+{#- capture: one raw CDC feed (a source, model or seed in one of the formats of
+    normalize_capture) turned into the canonical change feed (docs/capture.md), batch by batch.
+
+    A batch is the raw records whose position lies past the last committed batch's. Steps:
+      1. stage <model>__pdelta_stage: every record of the batch parsed, typed, filled and given a
+         quarantine reason or none (capture_parse_sql, capture_classify_sql);
+      2. quarantine: the batch's rows in <model>__pdelta_quarantine are replaced by the records
+         with a reason (raw record as a string, reason, detail, batch id); the run fails when
+         their number passes quarantine_max_rows or their share quarantine_max_fraction — the
+         batch then stays uncommitted and is read again by the next run;
+      3. the feed: the batch's rows (`_pdelta_seq` = batch id) are deleted and the batch's net
+         effect per key appended (capture_canonical_sql);
+      4. commit: the batch log <model>__pdelta_batches gets the position range (`raw`) and the
+         highest sequence seen (`seq`, for late events) in one insert, written last.
+    A run that died before 4 left an uncommitted batch id; the next run reuses that id, so its
+    delete-then-append neither loses nor duplicates anything. -#}
+{% materialization capture, adapter='spark' %}
+  {%- set m = pdelta.normalize_capture(config.get('pdelta_capture'), model.name) -%}
+  {%- set target = this.incorporate(type='table') -%}
+  {%- set batches = pdelta.meta_relation(this, 'batches') -%}
+  {%- set stage = pdelta.meta_relation(this, 'stage') -%}
+  {%- set quarantine = pdelta.meta_relation(this, 'quarantine') -%}
+  {%- set raw = pdelta.resolve_relation(m['raw']) -%}
+  {%- set current = pdelta.resolve_relation(m['current']) if m['current'] else none -%}
+  {%- set q = adapter.quote -%}
+  {%- do pdelta.capture_raw_columns(m, raw) -%}
+  {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or not pdelta.relation_exists(batches)
+                 or not pdelta.relation_exists(quarantine) -%}
+  {{ run_hooks(pre_hooks) }}
+  {%- if full -%}
+    {#- batch ids (the feed's sequence) keep growing across a full refresh, so readers of the
+        feed never see a sequence go back -#}
+    {%- set batch_id = pdelta.batch_log_state(batches)['last'] + 1 if pdelta.relation_exists(batches) else 1 -%}
+    {%- do pdelta.create_batch_log(batches) -%}
+    {%- call statement('create_quarantine') -%}
+      create or replace table {{ quarantine }}
+        (`batch_id` bigint, `reason` string, `detail` string, `raw_record` string, `position` bigint, `seq` bigint,
+         `recorded_at` timestamp)
+      using delta
+    {%- endcall -%}
+    {%- set wm = {} -%}{%- set batch_id = [batch_id, 1] | max -%}
+  {%- else -%}
+    {%- set blog = pdelta.batch_log_state(batches) -%}
+    {%- set wm = blog['consumed'] -%}
+    {%- set batch_id = blog['last'] + 1 -%}
+  {%- endif -%}
+  {%- set lo, seq_lo = wm.get('raw'), wm.get('seq') -%}
+  {%- set r = run_query('select max(' ~ pdelta.capture_bigint_expr(m, m['position']) ~ ') from ' ~ raw ~ ' as r') -%}
+  {%- set hi = r.columns[0].values()[0] -%}
+  {%- set hi = none if hi is none else hi | int -%}
+  {%- if not full and (hi is none or (lo is not none and hi <= lo)) -%}
+    {%- call statement('main') -%} select 'pdelta: no new raw records' {%- endcall -%}
+    {{ log('pdelta: capture ' ~ model.name ~ ': no new raw records past position ' ~ lo, info=true) }}
+  {%- else -%}
+    {#- absent columns are filled from the committed batches only: rows of an uncommitted batch
+        (a run that died before its commit) are about to be replaced -#}
+    {%- set history = none if full else '(select * from ' ~ target ~ ' where `_pdelta_seq` < ' ~ batch_id | int ~ ')' -%}
+    {%- call statement('stage') -%}
+      create or replace table {{ stage }} using delta as
+      {{ pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo) }}
+    {%- endcall -%}
+    {%- set tally = {'total': 0, 'ok': 0, 'duplicates': 0} -%}{%- set reasons = {} -%}
+    {%- set res = run_query('select `_reason`, `_dup`, count(*), max(case when `_reason` is null then `_seq` end) from ' ~ stage ~ ' group by 1, 2') -%}
+    {%- set ns = namespace(seq_hi=seq_lo) -%}
+    {%- for row in res.rows -%}
+      {%- do tally.update({'total': tally['total'] + row[2] | int}) -%}
+      {%- if row[0] is none and row[1] -%}{%- do tally.update({'duplicates': tally['duplicates'] + row[2] | int}) -%}
+      {%- elif row[0] is none -%}{%- do tally.update({'ok': tally['ok'] + row[2] | int}) -%}
+      {%- else -%}{%- do reasons.update({row[0]: reasons.get(row[0], 0) + row[2] | int}) -%}{%- endif -%}
+      {%- if row[3] is not none and (ns.seq_hi is none or row[3] | int > ns.seq_hi) -%}{%- set ns.seq_hi = row[3] | int -%}{%- endif -%}
+    {%- endfor -%}
+    {%- set n_bad = reasons.values() | sum -%}
+    {%- if not full -%}
+      {%- call statement('quarantine_clear') -%}
+        delete from {{ quarantine }} where `batch_id` = {{ batch_id | int }}
+      {%- endcall -%}
+    {%- endif -%}
+    {%- if n_bad > 0 -%}
+      {%- call statement('quarantine') -%}
+        insert into {{ quarantine }}
+        select cast({{ batch_id | int }} as bigint), `_reason`, `_detail`, `_raw`, `_pos`, `_seq`, current_timestamp()
+        from {{ stage }} where `_reason` is not null
+      {%- endcall -%}
+    {%- endif -%}
+    {%- set summary = 'batch ' ~ batch_id ~ ' (positions ' ~ (lo if lo is not none else '-') ~ '..' ~ hi ~ '): ' ~ tally['total']
+                      ~ ' records, ' ~ tally['ok'] ~ ' applied, ' ~ tally['duplicates'] ~ ' exact duplicates, ' ~ n_bad ~ ' quarantined'
+                      ~ ((' ' ~ tojson(reasons)) if reasons else '') -%}
+    {%- set max_rows, max_frac = m['quarantine_max_rows'], m['quarantine_max_fraction'] -%}
+    {%- if (max_rows is not none and n_bad > max_rows | int)
+          or (max_frac is not none and tally['total'] > 0 and n_bad / tally['total'] > max_frac | float) -%}
+      {{ exceptions.raise_compiler_error('pdelta: capture ' ~ model.name ~ ' ' ~ summary ~ ' — more than the threshold (quarantine_max_rows '
+                                         ~ max_rows ~ ', quarantine_max_fraction ' ~ max_frac ~ '); the batch is not committed. See ' ~ quarantine) }}
+    {%- endif -%}
+    {%- if full -%}
+      {%- call statement('main') -%}
+        create or replace table {{ target }} using delta as
+        {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
+      {%- endcall -%}
+    {%- else -%}
+      {%- call statement('clear_batch') -%}
+        delete from {{ target }} where `_pdelta_seq` = {{ batch_id | int }}
+      {%- endcall -%}
+      {%- call statement('main') -%}
+        insert into {{ target }}
+        {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
+      {%- endcall -%}
+    {%- endif -%}
+    {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = ' ~ batch_id | int ~ ')') -%}
+    {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates']}) -%}
+    {%- call statement('record_batch') -%}
+      insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`) values
+      ({{ batch_id | int }}, 'raw', {{ pdelta.sql_literal(raw | string) }}, {{ pdelta.sql_literal(lo) }}, {{ pdelta.sql_literal(hi) }},
+       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('full' if full else 'incremental') }}, current_timestamp()),
+      ({{ batch_id | int }}, 'seq', {{ pdelta.sql_literal(m['seq'] | string) }}, {{ pdelta.sql_literal(seq_lo) }}, {{ pdelta.sql_literal(ns.seq_hi) }},
+       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('full' if full else 'incremental') }}, current_timestamp())
+    {%- endcall -%}
+    {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
+  {%- endif -%}
+  {{ run_hooks(post_hooks) }}
+  {{ return({'relations': [target]}) }}
+{% endmaterialization %}
