@@ -63,18 +63,24 @@
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
+      {#- cost-based choice (macros/engine/cost_model.sql): a rebuild that stages the old/new difference -#}
+      {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending) -%}
+      {%- if choice['mode'] == 'rebuild' -%}{%- set changes_sql = pdelta.rebuild_with_diff(target, sql, view['key'], attrs_out) -%}{%- else -%}
       {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
       {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
       {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
       {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__changes', this.schema) -%}
+      {%- endif -%}
       {%- call statement('stage') -%}
         create or replace table {{ stage }} using delta as {{ changes_sql }}
       {%- endcall -%}
-      {%- do pdelta.drop_plan(plan, this.schema) -%}
+      {%- if choice['mode'] != 'rebuild' -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
       {%- set counts = pdelta.change_counts(stage) -%}
+      {%- if choice['mode'] != 'rebuild' -%}
       {%- call statement('main') -%}
         {{ pdelta.apply_changes(target, stage, view['key'], attrs_out) }}
       {%- endcall -%}
+      {%- endif -%}
       {#- rows of this batch id can only be left by an earlier attempt that stopped before
           recording the batch: remove them so the feed holds each change once -#}
       {%- if run_query('select count(*) from ' ~ feed ~ ' where `_pdelta_seq` = ' ~ (batch_id | int)).columns[0].values()[0] > 0 -%}
@@ -90,12 +96,12 @@
       {%- call statement('record_batch') -%}
         insert into {{ batches }} values
         {% for alias in view['order'] -%}
-          ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inputs[alias]['changes'] | string) }}, {{ pdelta.sql_literal(inputs[alias]['lo']) }}, {{ pdelta.sql_literal(inputs[alias]['hi']) }}, {{ pdelta.sql_literal(tojson(counts)) }}, 'incremental', current_timestamp()){% if not loop.last %},{% endif %}
+          ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inputs[alias]['changes'] | string) }}, {{ pdelta.sql_literal(inputs[alias]['lo']) }}, {{ pdelta.sql_literal(inputs[alias]['hi']) }}, {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('rebuild' if choice['mode'] == 'rebuild' else 'incremental') }}, current_timestamp()){% if not loop.last %},{% endif %}
         {% endfor %}
       {%- endcall -%}
       {%- set summary = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do summary.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
-      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ ': ' ~ (summary | join(', ') if summary else 'no effective change'), info=true) }}
+      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (rebuilt: changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% > pdelta_rebuild_ratio)' if choice['mode'] == 'rebuild' else '') ~ ': ' ~ (summary | join(', ') if summary else 'no effective change'), info=true) }}
     {%- endif -%}
   {%- endif -%}
 
