@@ -15,7 +15,7 @@ DEFAULT_MATRIX = ["1000000:0.0001,0.001,0.01,0.1,0.5"]
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m pdelta.bench", description=__doc__)
-    p.add_argument("--matrix", action="append", help="ROOT_ROWS:RATIO,RATIO,... (repeatable); default "
+    p.add_argument("--matrix", action="append", help="ROOT_ROWS:RATIO,RATIO,... (repeatable; batches run in the order given, on the same tables); default "
                    + " ".join(DEFAULT_MATRIX))
     p.add_argument("--workloads", default="tpch,chain")
     p.add_argument("--contenders", default=",".join(CONTENDERS))
@@ -36,12 +36,17 @@ def main(argv: list[str] | None = None) -> int:
         p.error("the rebuild (a) comes first: it is the reference every contender is compared with")
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
-    results = run_matrix(matrix, a.workloads.split(","), contenders, work, a.seed, a.rebuild_ratio)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    merged = results if a.fresh else report.merge(out, results)
-    report.write(out, merged)
-    png = report.plot(out, merged)
+    previous = [] if a.fresh else report.merge(out, [])
+
+    def save(results):
+        merged = report.merge_into(previous, results)
+        report.write(out, merged)
+        return merged, report.plot(out, merged)
+
+    results = run_matrix(matrix, a.workloads.split(","), contenders, work, a.seed, a.rebuild_ratio, on_batch=save)
+    merged, png = save(results)
     log(f"results: {out / 'results.json'}, {out / 'results.csv'}, {out / 'results.md'}" + (f", {png}" if png else ""))
     report.print_ratios(results)
     return 0

@@ -20,7 +20,10 @@ FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seco
 def merge(out: Path, new: list[dict]) -> list[dict]:
     """previous results of other (workload, size) pairs are kept; the rerun ones replaced"""
     path = out / "results.json"
-    old = json.loads(path.read_text()) if path.exists() else []
+    return merge_into(json.loads(path.read_text()) if path.exists() else [], new)
+
+
+def merge_into(old: list[dict], new: list[dict]) -> list[dict]:
     redone = {(r["workload"], r["root_rows"]) for r in new}
     return [r for r in old if (r["workload"], r["root_rows"]) not in redone] + new
 

@@ -237,7 +237,9 @@ def machine() -> dict:
 
 
 def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], contenders: list[str], work: Path,
-               seed: int, rebuild_ratio: float) -> list[dict]:
+               seed: int, rebuild_ratio: float, on_batch=None) -> list[dict]:
+    """runs the matrix; `on_batch(results)` after every checked batch (results so far), so a run
+    cut short still leaves its measured batches"""
     from pdelta.spark import session_from_profile
 
     os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA,
@@ -277,7 +279,7 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                 results.append({**base, "ratio": 0.0, "batch": 0, "phase": "build", **res})
                 log(f"{w.name} build {c}: {res['seconds']:.1f}s")
             check_equal(spark, w, contenders)
-            for batch, ratio in enumerate(sorted(ratios), start=1):
+            for batch, ratio in enumerate(ratios, start=1):
                 t0 = time.perf_counter()
                 changes = apply_batch(spark, w, batch, ratio, seed, next_key)
                 n_changes = sum(sum(v.values()) for v in changes.values())
@@ -294,4 +296,6 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                 for res in rows:
                     results.append({**base, "ratio": ratio, "batch": batch, "phase": "refresh", "changes": n_changes,
                                     "changes_by_relation": changes, "equal": True, **eq, **res})
+                if on_batch:
+                    on_batch(results)
     return results
