@@ -77,12 +77,15 @@ def markdown(results: list[dict]) -> str:
              f"(Spark local, driver memory {m.get('driver_memory')}, {m.get('shuffle_partitions')} shuffle partitions); "
              "seconds per refresh (one dbt invocation each, parse excluded), statements sent to Spark in brackets.", "",
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
-             + " | (c) partial ÷ (a) | (b) ÷ (c) partial | cost-based choice |",
-             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|---|"]
+             + " | (c) partial ÷ (a) | (b) ÷ (c) partial | cost-based choice | rows written (a / b / c partial) |",
+             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|---|---:|"]
+    cells_by = _cells(results)
     for r in rows:
         cells = [f"{r[c]:.1f} ({r[c + '_statements']})" if c in r else "" for c in order]
+        cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
+        written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
         lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio']:.2%} | {r['changes']:,} | " + " | ".join(cells)
-                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} |")
+                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} | {written} |")
     growth = fixed_delta(results)
     if growth:
         lines += ["", "At a fixed delta (the same number of changed rows, larger base): time at the larger base ÷ "
@@ -153,3 +156,14 @@ def plot(out: Path, results: list[dict]) -> Path | None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+if __name__ == "__main__":
+    # python -m pdelta.bench.report DIR: rewrite results.md and results.png from results.json
+    import sys
+
+    d = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/bench")
+    res = json.loads((d / "results.json").read_text())
+    write(d, res)
+    plot(d, res)
+    print_ratios(res)
