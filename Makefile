@@ -17,6 +17,15 @@ test: setup ## everything: pytest, and dbt build on the local session and on a T
 test-deep: setup ## the test suite with the deep randomized mode (2,000+ scenarios)
 	@PDELTA_DEEP=1 bash scripts/test.sh
 
+bench: setup ## benchmark: rebuild vs affected-keys MERGE vs pdelta, 1M and 10M rows (docs/bench/)
+	@bash scripts/bench.sh
+
+bench-smoke: setup ## the benchmark harness on a few thousand rows, all contenders checked equal (part of test-deep)
+	@source scripts/env.sh && PDELTA_LOCAL_DIR="$$PDELTA_HOME/.pdelta/tests/bench-smoke" python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider
+
+bench-large: setup ## the benchmark at 100M root rows (long)
+	@bash scripts/bench.sh large
+
 thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its port)
 	@bash scripts/thrift_server.sh start
 
@@ -27,4 +36,4 @@ clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps v
 	@bash scripts/thrift_server.sh stop || true
 	rm -rf .pdelta/local .pdelta/thrift .pdelta/tests target logs
 
-.PHONY: help setup demo test test-deep thrift-start thrift-stop clean
+.PHONY: help setup demo test test-deep bench bench-smoke bench-large thrift-start thrift-stop clean

@@ -70,8 +70,13 @@ local_rc=$?
 
 echo "== [3/3] pytest: the other modules"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
-  --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py
+  --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
+  --ignore tests/test_bench_smoke.py
 rc=$?
+if [ "${PDELTA_DEEP:-}" = 1 ]; then
+  echo "== [3/3] pytest: the benchmark harness's smoke run (deep mode only; make bench-smoke)"
+  PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/bench-smoke" python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider || rc=1
+fi
 echo "== pytest: randomized equivalence (output of the background run)"
 wait "$random_pid"
 random_rc=$?

@@ -105,15 +105,23 @@
       {%- endfor -%}
       {%- if pending -%}
         {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
-        {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-        {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
-        {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
-        {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+        {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
+            view than `pdelta_rebuild_ratio`, the batch is the difference between the full
+            SELECT and the view instead of the rule terms -#}
+        {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending) -%}
+        {%- if choice['mode'] == 'rebuild' -%}
+          {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+        {%- else -%}
+          {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+          {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+          {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
+          {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+        {%- endif -%}
         {%- call statement('stage') -%}
           create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
         {%- endcall -%}
         {%- do adapter.cache_added(stage) -%}
-        {%- do pdelta.drop_plan(plan, this.schema) -%}
+        {%- if choice['mode'] != 'rebuild' -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
       {%- endif -%}
     {%- endif -%}
     {%- if not retry and not pending -%}
@@ -159,12 +167,14 @@
         {%- endcall -%}
         {%- do applied['statements'].append('append_feed') -%}
       {%- endif -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry) -%}
+      {%- set rebuilt = not retry and choice['mode'] == 'rebuild' -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry) -%}
       {%- set summary = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do summary.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}
       {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
-      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (summary | join(', ') if summary else 'no effective change')
+      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
+             ~ (' (rebuilt and diffed: the changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio)' if rebuilt else '') ~ ': ' ~ (summary | join(', ') if summary else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
   {%- endif -%}

@@ -1,0 +1,166 @@
+"""Writes the benchmark's dbt project: a user project that installs pdelta as a package and
+holds, per workload, the four contenders over the same generated tables (dbt sources):
+
+  <w>_a           (a) full rebuild: a dbt `table` of the view's SELECT
+  <w>_b           (b) the expert dbt-spark pattern: an incremental Delta model (merge) whose
+                  pre-hooks collect the root keys changed through any input and recompute
+                  those view rows, and whose post-hooks delete the keys that disappeared and
+                  advance its watermarks
+  <w>_c_partial   (c) pdelta dimension_view on the partial feeds (change tracking on the root,
+                  upsert feeds on the other relations), incremental always
+  <w>_c_complete  (c) the same on complete (log-based) feeds
+  <w>_c_auto      (c) on the partial feeds with the cost-based choice (pdelta_rebuild_ratio)
+  <w>_<rel>_mirror, <w>_<rel>_cdf, <w>_d
+                  (d) mirrors of the partial feeds on Delta with the change data feed on, the
+                  feed converted to ins/upd/del (pdelta.cdf_feed), and a dimension_view over
+                  the mirrors and those complete feeds
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .workloads import Workload, declaration
+
+SCHEMA = "pdelta_bench"
+CONTENDERS = ["a", "b", "c_partial", "c_complete", "c_auto", "d"]
+
+
+def q(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def t(name: str) -> str:
+    return f"{q(SCHEMA)}.{q(name)}"
+
+
+def source_tables(w: Workload) -> list[str]:
+    out = []
+    for r in w.rels:
+        out += [w.table(r), w.table(r, "__partial"), w.table(r, "__complete")]
+    return out
+
+
+def view_model(decl: dict, config: str) -> str:
+    return ("{%- set view = " + json.dumps(decl) + " -%}\n"
+            "{{ config(" + config + ", pdelta=view) }}\n"
+            "{{ pdelta.dimension_view(view) }}\n")
+
+
+def b_sql(w: Workload) -> dict[str, str]:
+    """the expert pattern's statements (identifiers only; watermarks from its own table)"""
+    root = w.root
+    name = f"{w.name}_b"
+    wm = t(name + "__wm")
+
+    def feed_keys(r):
+        return (f"select {q(r.key)} from {t(w.table(r, '__partial'))} where `_pdelta_seq` > "
+                f"(select coalesce(max(`hi`), -1) from {wm} where `input` = '{r.name}')")
+
+    parts = []
+    for r in w.rels:
+        path = w.path(r)
+        if len(path) == 1:
+            parts.append(f"select {q(root.key)} as k from ({feed_keys(r)})")
+            continue
+        frm = f"{t(w.table(path[0]))} as {q(path[0].name)}"
+        for p in path[1:-1]:
+            frm += f" join {t(w.table(p))} as {q(p.name)} on {q(p.parent)}.{q(p.fk)} = {q(p.name)}.{q(p.key)}"
+        parent = path[-2]
+        parts.append(f"select {q(root.name)}.{q(root.key)} as k from {frm} "
+                     f"where {q(parent.name)}.{q(r.fk)} in ({feed_keys(r)})")
+    keys = "\nunion\n".join(parts)
+    full = full_select(w)
+    recomputed = f"select * from ({full}) as v where v.{q(root.key)} in (select k from {t(name + '__keys')})"
+    gone = (f"merge into {t(name)} as t using (select k from {t(name + '__keys')} left anti join {t(name + '__recomputed')} as r "
+            f"on k = r.{q(root.key)}) as g on t.{q(root.key)} = g.k when matched then delete")
+    advance = (f"insert into {wm} " + " union all ".join(
+        f"select '{r.name}', max(`_pdelta_seq`) from {t(w.table(r, '__partial'))}" for r in w.rels))
+    return {
+        "keys": f"create or replace table {t(name + '__keys')} using delta as {keys}",
+        "recomputed": f"create or replace table {t(name + '__recomputed')} using delta as {recomputed}",
+        "gone": gone, "advance": advance,
+        "wm_create": f"create table if not exists {wm} (`input` string, `hi` bigint) using delta",
+    }
+
+
+def full_select(w: Workload) -> str:
+    cols = ", ".join(f"{q(r.name)}.{q(c)}" for r in w.rels for c in r.outputs)
+    frm = f"{t(w.table(w.root))} as {q(w.root.name)}"
+    for r in w.rels[1:]:
+        frm += f" join {t(w.table(r))} as {q(r.name)} on {q(r.parent)}.{q(r.fk)} = {q(r.name)}.{q(r.key)}"
+    return f"select {cols} from {frm}"
+
+
+def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_ratio: float) -> None:
+    models = root / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_bench\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        "models:\n  pdelta_bench:\n    +file_format: delta\n    +materialized: view\n"
+    )
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
+    src = ["version: 2", "sources:", "  - name: bench", f"    schema: {SCHEMA}", "    tables:"]
+    for w in workloads:
+        src += [f"      - name: {n}" for n in source_tables(w)]
+    (models / "sources.yml").write_text("\n".join(src) + "\n")
+    for w in workloads:
+        tag = f"tags=['{w.name}']"
+        (models / f"{w.name}_a.sql").write_text(
+            "{{ config(materialized='table', " + tag + ") }}\n"
+            "{{ pdelta.dimension_view(" + json.dumps(declaration(w, "__partial")) + ") }}\n")
+        b = b_sql(w)
+        hooks = {"pre_hook": [b["keys"], b["recomputed"]], "post_hook": [b["gone"], b["advance"]]}
+        (models / f"{w.name}_b.sql").write_text(
+            "{{ config(materialized='incremental', incremental_strategy='merge', file_format='delta', "
+            f"unique_key={json.dumps(w.root.key)}, {tag}, pre_hook={json.dumps(hooks['pre_hook'])}, "
+            f"post_hook={json.dumps(hooks['post_hook'])}) }}}}\n"
+            "{% if is_incremental() %}\n"
+            f"select * from {t(w.name + '_b__recomputed')}\n"
+            "{% else %}\n"
+            f"{full_select(w)}\n"
+            "{% endif %}\n")
+        off = "pdelta_rebuild_ratio=false"
+        (models / f"{w.name}_c_partial.sql").write_text(
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}"))
+        (models / f"{w.name}_c_complete.sql").write_text(
+            view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
+        (models / f"{w.name}_c_auto.sql").write_text(
+            view_model(declaration(w, "__partial"),
+                       f"materialized='dimension_view', {tag}, pdelta_rebuild_ratio={float(rebuild_ratio)!r}"))
+        for r in w.rels:
+            m = {"changes": ["bench", w.table(r, "__partial")], "key": [r.key], "snapshot": ["bench", w.table(r)]}
+            (models / f"{w.table(r)}_mirror.sql").write_text(
+                "{%- set m = " + json.dumps(m) + " -%}\n"
+                "{{ config(materialized='mirror', " + tag + ", pdelta_mirror=m, "
+                "post_hook=\"{{ pdelta.enable_change_data_feed(this) }}\") }}\n"
+                "{{ pdelta.mirror(m) }}\n")
+            (models / f"{w.table(r)}_cdf.sql").write_text(
+                "{{ config(materialized='view', " + tag + ") }}\n"
+                "{{ pdelta.cdf_feed(ref(" + json.dumps(w.table(r) + "_mirror") + "), " + json.dumps([r.key]) + ") }}\n")
+        (models / f"{w.name}_d.sql").write_text(
+            view_model(declaration(w, "@_cdf", "@_mirror"), f"materialized='dimension_view', {tag}, {off}"))
+
+
+def contender_models(w: Workload, contender: str) -> list[str]:
+    """the models one contender's refresh runs (d: the mirrors, then the view)"""
+    if contender == "d":
+        return [f"{w.table(r)}_mirror" for r in w.rels] + [f"{w.name}_d"]
+    return [f"{w.name}_{contender}"]
+
+
+def contender_tables(w: Workload, contender: str) -> list[str]:
+    """the Delta tables a contender's refresh writes (for Delta's operation metrics)"""
+    if contender == "a":
+        return [f"{w.name}_a"]
+    if contender == "b":
+        return [f"{w.name}_b", f"{w.name}_b__keys", f"{w.name}_b__recomputed", f"{w.name}_b__wm"]
+    views = [f"{w.name}_d"] if contender == "d" else [f"{w.name}_{contender}"]
+    out = []
+    for v in views:
+        out += [v, v + "__pdelta_stage", v + "__pdelta_changes", v + "__pdelta_batches"]
+    if contender == "d":
+        for r in w.rels:
+            m = f"{w.table(r)}_mirror"
+            out += [m, m + "__pdelta_stage", m + "__pdelta_batches"]
+    return out
