@@ -21,7 +21,11 @@ FK_SLOTS = ("fa", "fb", "fc")
 ATTRS = ("v", "s")
 
 # technique -> the change types its feed carries: the package's one definition (paper Fig. 2)
-TECHNIQUES = {k: v for k, v in _TECHNIQUES.items() if k != "any"}
+# the paper's techniques (Fig. 2) and the upsert feed: the encodings _feed_row knows (capture
+# formats, also in pdelta.techniques, are exercised by tests/test_capture.py)
+_PAPER = ("audit_columns", "log_based", "log_net_effect", "change_tracking", "snapshot_diff", "upsert_feed")
+TECHNIQUES = {k: v for k, v in _TECHNIQUES.items() if k in _PAPER}
+assert set(TECHNIQUES) == set(_PAPER), sorted(TECHNIQUES)
 PER_BATCH = {"audit_columns", "snapshot_diff"}  # report the batch's net difference, not each event
 
 PREDICATES = [
