@@ -17,6 +17,7 @@ and on Spark (the SQL net effect over the capture of a random feed).
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from capture import bad, feeds
-from capture.project import FORMATS, SCHEMA, VIEW_COLUMNS, VIEW_FORMATS, write_project
+from capture.project import BAD_SHARE, FORMATS, SCHEMA, VIEW_COLUMNS, VIEW_OF, VIEWS, write_project
 from pdelta import algebra
 from pdelta.techniques import FORMAT_SETS, FORMATS as FORMAT_RECORDS, QUARANTINE_REASONS
 
@@ -123,10 +124,10 @@ class Harness:
         for f in list(FORMATS) + ["bad"]:
             out["mirrors"][f] = sorted(self.rows(f"select id, {ATTR_COLS} from {SCHEMA}.{f}_mirror"))
             out["feeds"][f] = self.rows(f"select id, _pdelta_type, _pdelta_seq from {SCHEMA}.{f}_capture")
-        for f in VIEW_FORMATS:
-            cols = ", ".join(VIEW_COLUMNS)
-            out["views"][f] = sorted(self.rows(f"select {cols} from {SCHEMA}.{f}_view"), key=repr)
-            out["recomputed"][f] = sorted(self.rows(f"select {cols} from {SCHEMA}.{f}_view_recomputed"), key=repr)
+        cols = ", ".join(VIEW_COLUMNS)
+        for v in VIEWS:
+            out["views"][v] = sorted(self.rows(f"select {cols} from {SCHEMA}.{v}"), key=repr)
+            out["recomputed"][v] = sorted(self.rows(f"select {cols} from {SCHEMA}.{v}_recomputed"), key=repr)
         self.results[run] = out
 
 
@@ -175,19 +176,19 @@ def truth_rows(state: dict) -> list[tuple]:
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_format_captured_mirrored_and_maintained(h, fmt):
+    view = VIEW_OF[fmt]
     for run in (1, 2):
         got = h.results[run]
         assert got["mirrors"][fmt] == truth_rows(h.sim.truths[run - 1]), f"{fmt}: mirror after batch {run} is not the source table"
-        if fmt in VIEW_FORMATS:
-            assert got["views"][fmt] == got["recomputed"][fmt], f"{fmt}: view after batch {run} differs from its recomputation"
+        assert got["views"][view] == got["recomputed"][view], f"{view} ({fmt}): view after batch {run} differs from its recomputation"
         feed = got["feeds"][fmt]
         assert len({(k, s) for k, _, s in feed}) == len(feed), f"{fmt}: two changes of one key in one batch"
         assert {t for _, t, _ in feed} <= set(FORMAT_SETS[fmt]), f"{fmt}: emitted sets outside its format's"
     assert h.status2[f"{fmt}_capture"] == "success" and h.status2[f"{fmt}_mirror"] == "success"
-    if fmt in VIEW_FORMATS:
-        # the view really changed between the runs (an incremental refresh, not a no-op)
-        assert h.status2[f"{fmt}_view"] == "success"
-        assert h.results[1]["views"][fmt] != h.results[2]["views"][fmt]
+    # the view really changed between the runs (an incremental refresh, not a no-op)
+    assert h.status2[view] == "success"
+    assert h.results[1]["views"][view] != h.results[2]["views"][view]
+    assert h.results[2]["views"][view], f"{view} is empty: the join and predicates leave nothing to check"
 
 
 def test_formats_are_techniques_the_validator_knows():
@@ -199,6 +200,12 @@ def test_formats_are_techniques_the_validator_knows():
             assert TECHNIQUES[fmt] == FORMAT_SETS[fmt]
         # a record is what its technique can give, plus `ups` for Debezium's snapshot reads
         assert set(records) - {"ups"} <= set(TECHNIQUES[tech]), fmt
+    # a view relation declared with a format's name is never under-predicted: the flag analysis
+    # and the live feed check compose the technique's sets per key, which covers the format's
+    from pdelta.flags import possible_net
+
+    for fmt, sets in FORMAT_SETS.items():
+        assert set(sets) <= possible_net(set(TECHNIQUES[fmt])), fmt
     # composed in one batch: a key-only delete then an insert is an upsert
     assert FORMAT_SETS["change_tracking"] == ("ins", "up", "ups", "delk")
     assert FORMAT_SETS["audit_columns"] == ("ins", "del", "up")  # one row per key and batch
@@ -209,8 +216,9 @@ def test_formats_are_techniques_the_validator_knows():
 
 def test_every_format_is_exercised():
     assert set(FORMATS) == set(FORMAT_SETS)
-    # the views together receive every one of the six sets
-    assert set().union(*(FORMAT_SETS[f] for f in VIEW_FORMATS)) == set(algebra.SIX_SETS)
+    # every format feeds a dimension view, and the views together receive every one of the six sets
+    assert set(VIEW_OF) == set(FORMATS)
+    assert set().union(*(FORMAT_SETS[f] for f in VIEW_OF)) == set(algebra.SIX_SETS)
 
 
 def quarantined(h, model="bad"):
@@ -239,10 +247,26 @@ def test_quarantine_applies_every_good_record_and_loses_nothing_else(h):
 def test_quarantine_threshold_fails_the_run_and_leaves_the_batch_uncommitted(h):
     assert h.status1["bad_strict_capture"] == "success"
     assert h.status2["bad_strict_capture"] == "error"
-    assert all(s == "success" for n, s in h.status2.items() if n != "bad_strict_capture"), h.status2
+    assert all(s == "success" for n, s in h.status2.items() if n not in ("bad_strict_capture", "bad_share_below_capture")), h.status2
     assert h.rows(f"select max(batch_id) from {SCHEMA}.bad_strict_capture__pdelta_batches") == [(1,)]
     assert h.rows(f"select count(*) from {SCHEMA}.bad_strict_capture where _pdelta_seq = 2") == [(0,)]
     assert len(quarantined(h, "bad_strict")) == len(quarantined(h))  # written for inspection
+
+
+def test_quarantine_share_threshold(h):
+    """quarantine_max_fraction compares the batch's quarantined share of its records: a threshold
+    just below batch 2's share fails the run and leaves the batch uncommitted, one just above
+    it commits the batch with its bad records quarantined."""
+    assert 0 < BAD_SHARE < 1
+    assert h.status1["bad_share_below_capture"] == "success" and h.status1["bad_share_above_capture"] == "success"
+    assert h.status2["bad_share_below_capture"] == "error"
+    assert h.status2["bad_share_above_capture"] == "success"
+    for model, last in (("bad_share_below", 1), ("bad_share_above", 2)):
+        assert h.rows(f"select max(batch_id) from {SCHEMA}.{model}_capture__pdelta_batches") == [(last,)], model
+        assert len(quarantined(h, model)) == len(quarantined(h)), model
+    assert h.rows(f"select count(*) from {SCHEMA}.bad_share_below_capture where _pdelta_seq = 2") == [(0,)]
+    assert sorted(h.rows(f"select id, _pdelta_type from {SCHEMA}.bad_share_above_capture where _pdelta_seq = 2")) == \
+        [(1, "upd"), (2, "del"), (5, "ins")]
 
 
 def test_rerun_after_a_crash_before_the_commit_neither_loses_nor_duplicates(h):
@@ -254,6 +278,32 @@ def test_rerun_after_a_crash_before_the_commit_neither_loses_nor_duplicates(h):
     assert res.success
     assert sorted(h.rows(feed_sql), key=repr) == before
     assert h.rows(f"select max(batch_id) from {SCHEMA}.debezium_postgres_default_capture__pdelta_batches") == [(2,)]
+
+
+def test_raw_records_behind_the_watermark_stop_the_run_or_are_counted(h):
+    """A raw record that lands at a position an earlier batch already consumed is read by no
+    batch: late_records: fail (the default) stops the run before writing anything, naming the
+    count; late_records: warn commits the next batch and counts it in the batch log, once."""
+    log = f"{SCHEMA}.upsert_feed_capture__pdelta_batches"
+    before = h.rows(f"select max(batch_id) from {log}")
+    late = dict(feeds.upsert_rows(h.sim, 1, 1000)[0], offset=3)   # offset 3 was consumed by batch 1
+    new = dict(feeds.upsert_rows(h.sim, 1, 1000)[0], offset=5000)  # and one past the watermark
+    h.write("raw_upsert_feed", [late, new], "append")
+    res = h.dbt("run", "--select", "upsert_feed_capture", "upsert_late_warn_capture")
+    status = node_status(res)
+    messages = {r.node.name: str(r.message) for r in res.result}
+    assert status["upsert_feed_capture"] == "error", status
+    assert "1 raw record(s)" in messages["upsert_feed_capture"] and "--full-refresh" in messages["upsert_feed_capture"], \
+        messages["upsert_feed_capture"]
+    assert h.rows(f"select max(batch_id) from {log}") == before   # nothing committed
+    assert status["upsert_late_warn_capture"] == "success", status
+    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches where `input` = 'raw' order by batch_id")
+    assert [json.loads(c[0]).get("behind_watermark") for c in counts] == [0, 0, 1], counts
+    # counted once: the next batch finds none behind
+    h.write("raw_upsert_feed", [dict(new, offset=5001)], "append")
+    assert node_status(h.dbt("run", "--select", "upsert_late_warn_capture"))["upsert_late_warn_capture"] == "success"
+    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches where `input` = 'raw' order by batch_id")
+    assert json.loads(counts[-1][0])["behind_watermark"] == 0 and len(counts) == 4, counts
 
 
 # --- the composition table, in Python ----------------------------------------------------------

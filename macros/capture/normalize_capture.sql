@@ -9,7 +9,7 @@
       events, ops: {raw code: set}, current (change tracking), before (log_based), value/key_json
       (JSON formats), inserted_at/updated_at/deleted (audit columns), snapshot (snapshot_diff),
       meta: raw columns that are not data, unavailable: placeholder of an absent value or none,
-      quarantine_max_rows, quarantine_max_fraction -#}
+      quarantine_max_rows, quarantine_max_fraction, late_records: fail | warn -#}
 {% macro normalize_capture(decl, model_name) %}
   {{ return(adapter.dispatch('normalize_capture', 'pdelta')(decl, model_name)) }}
 {% endmacro %}
@@ -26,7 +26,7 @@
   {%- endif -%}
   {%- set allowed = ['raw', 'format', 'key', 'columns', 'position', 'seq', 'op', 'ops', 'current', 'before', 'value',
                      'key_json', 'inserted_at', 'updated_at', 'deleted', 'snapshot', 'ignore_columns',
-                     'unavailable_value', 'quarantine_max_rows', 'quarantine_max_fraction'] -%}
+                     'unavailable_value', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records'] -%}
   {%- for k in decl.keys() if k not in allowed -%}
     {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: " ~ allowed | join(', ') ~ ")") }}
   {%- endfor -%}
@@ -72,7 +72,11 @@
       'deleted': decl.get('deleted'), 'snapshot': decl.get('snapshot', position),
       'unavailable': decl.get('unavailable_value', '__debezium_unavailable_value') if fmt.startswith('debezium_') else none,
       'quarantine_max_rows': decl.get('quarantine_max_rows'), 'quarantine_max_fraction': decl.get('quarantine_max_fraction'),
+      'late_records': decl.get('late_records', 'fail'),
   } -%}
+  {%- if m['late_records'] not in ['fail', 'warn'] -%}
+    {{ exceptions.raise_compiler_error(at ~ ": late_records must be 'fail' or 'warn', got '" ~ m['late_records'] ~ "'") }}
+  {%- endif -%}
   {%- for code, t in m['ops'].items() if t not in formats[fmt]['records'] -%}
     {{ exceptions.raise_compiler_error(at ~ ": op `" ~ code ~ "` maps to `" ~ t ~ "`, which a record of format " ~ fmt ~ " cannot be (" ~ formats[fmt]['records'] | join(', ') ~ ")") }}
   {%- endfor -%}

@@ -16,16 +16,22 @@
 
 {#- What the batch log says, in one query: {last: last committed batch id (-1: none),
     consumed: {input: highest hi consumed}, full_pending: a full build started after the last
-    commit, last_full: batch id of the last full build} -#}
+    commit, last_full: batch id of the last full build, last_counts: {input: counts of its
+    last committed row}} -#}
 {% macro batch_log_state(batches) %}
-  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none} -%}
+  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}} -%}
   {%- set started = [] -%}
-  {%- for row in run_query('select `input`, `mode`, max(`batch_id`), max(`hi`) from ' ~ batches ~ ' group by `input`, `mode`').rows -%}
+  {%- set newest = {} -%}
+  {%- for row in run_query('select `input`, `mode`, max(`batch_id`), max(`hi`), max_by(`counts`, `batch_id`) from ' ~ batches ~ ' group by `input`, `mode`').rows -%}
     {%- set b = row[2] | int -%}
     {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
     {%- else -%}
       {%- if b > st['last'] -%}{%- do st.update({'last': b}) -%}{%- endif -%}
       {%- if row[1] == 'full' and (st['last_full'] is none or b > st['last_full']) -%}{%- do st.update({'last_full': b}) -%}{%- endif -%}
+      {%- if row[0] not in newest or b > newest[row[0]] -%}
+        {%- do newest.update({row[0]: b}) -%}
+        {%- do st['last_counts'].update({row[0]: fromjson(row[4]) if row[4] else {}}) -%}
+      {%- endif -%}
       {%- set prev = st['consumed'].get(row[0]) -%}
       {%- if row[0] not in st['consumed'] or (row[3] is not none and (prev is none or row[3] | int > prev)) -%}
         {%- do st['consumed'].update({row[0]: none if row[3] is none else row[3] | int}) -%}

@@ -11,7 +11,9 @@
       3. the feed: the batch's rows (`_pdelta_seq` = batch id) are deleted and the batch's net
          effect per key appended (capture_canonical_sql);
       4. commit: the batch log <model>__pdelta_batches gets the position range (`raw`) and the
-         highest sequence seen (`seq`, for late events) in one insert, written last.
+         highest sequence seen (`seq`, for late events) in one insert, written last, with the
+         count of raw records at or below the new position (`records_through_hi`, counted by the scan that found it): a later run
+         that counts more there found records behind the watermark (`late_records`).
     A run that died before 4 left an uncommitted batch id; the next run reuses that id, so its
     delete-then-append neither loses nor duplicates anything. -#}
 {% materialization capture, adapter='spark' %}
@@ -45,9 +47,24 @@
     {%- set batch_id = blog['last'] + 1 -%}
   {%- endif -%}
   {%- set lo, seq_lo = wm.get('raw'), wm.get('seq') -%}
-  {%- set r = run_query('select max(' ~ pdelta.capture_bigint_expr(m, m['position']) ~ ') from ' ~ raw ~ ' as r') -%}
-  {%- set hi = r.columns[0].values()[0] -%}
+  {#- The same scan counts the raw records at or below the committed position: more than the
+      last commit counted there means records landed behind the watermark, where no batch
+      will read them (late_records: fail, the default, stops; warn logs and counts them) -#}
+  {%- set pos = pdelta.capture_bigint_expr(m, m['position']) -%}
+  {%- set r = run_query('select max(' ~ pos ~ '), ' ~ ('count_if(' ~ pos ~ ' <= ' ~ (lo | int) ~ ')' if lo is not none else '0') ~ ', count(*) from ' ~ raw ~ ' as r') -%}
+  {%- set hi = r.rows[0][0] -%}
   {%- set hi = none if hi is none else hi | int -%}
+  {%- set at_or_below, through_hi = r.rows[0][1] | int, r.rows[0][2] | int -%}
+  {%- set seen_before = none if full else blog['last_counts'].get('raw', {}).get('records_through_hi') -%}
+  {%- set behind = 0 if seen_before is none else [at_or_below - seen_before | int, 0] | max -%}
+  {%- if behind > 0 -%}
+    {%- set late_msg = 'pdelta: capture ' ~ model.name ~ ': ' ~ behind ~ ' raw record(s) of ' ~ raw ~ ' landed at or below position ' ~ lo
+                        ~ ', which batch ' ~ (batch_id - 1) ~ ' already consumed; no batch reads them' -%}
+    {%- if m['late_records'] == 'fail' -%}
+      {{ exceptions.raise_compiler_error(late_msg ~ '. Nothing was written. Read every raw record again with `dbt run --full-refresh --select ' ~ model.name ~ '+`, or set late_records: warn to count them and go on.') }}
+    {%- endif -%}
+    {{ log('WARNING ' ~ late_msg ~ ' (late_records: warn; counted as behind_watermark in ' ~ batches ~ ')', info=true) }}
+  {%- endif -%}
   {%- if not full and (hi is none or (lo is not none and hi <= lo)) -%}
     {%- call statement('main') -%} select 'pdelta: no new raw records' {%- endcall -%}
     {{ log('pdelta: capture ' ~ model.name ~ ': no new raw records past position ' ~ lo, info=true) }}
@@ -106,7 +123,8 @@
       {%- endcall -%}
     {%- endif -%}
     {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = ' ~ batch_id | int ~ ')') -%}
-    {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates']}) -%}
+    {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates'],
+                          'records_through_hi': through_hi, 'behind_watermark': behind}) -%}
     {%- call statement('record_batch') -%}
       insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`) values
       ({{ batch_id | int }}, 'raw', {{ pdelta.sql_literal(raw | string) }}, {{ pdelta.sql_literal(lo) }}, {{ pdelta.sql_literal(hi) }},

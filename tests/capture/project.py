@@ -1,13 +1,14 @@
 """The integration dbt project for capture tests: pdelta installed as a package (local path),
-raw feeds as sources written by the test, and per format a capture model, a mirror of it and a
-one-relation dimension view over the pair (state = mirror, changes = capture) with a
-recomputation view (the view's own SELECT over the mirror) to compare against."""
+raw feeds as sources written by the test, per format a capture model and a mirror of it, and
+two-relation dimension views over the (mirror, capture) pairs of two formats each, with a
+recomputation view (the view's own SELECT over the mirrors) to compare against."""
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
 
+from .bad import BATCH2
 from .feeds import COLUMNS
 
 SCHEMA = "pdelta_capture_it"
@@ -27,17 +28,31 @@ FORMATS: dict[str, dict] = {
     "sqlserver_change_tracking": {"current": {"source": ["cap", "current_rows"]}},
     "sqlserver_cdc_net": {},
 }
-# the quarantine feed (Debezium, REPLICA IDENTITY FULL) and a twin with a zero threshold
+# the quarantine feed (Debezium, REPLICA IDENTITY FULL) and twins with thresholds: zero rows,
+# and a share of the batch's records below / above the share batch 2 quarantines (its exact
+# duplicate counts once, so the share is 10 of 14 records; 10 of 15 raw rows here)
+BAD_SHARE = sum(1 for _, want, _ in BATCH2 if want) / len(BATCH2)
 BAD = {"bad": {"raw": "raw_bad", "format": "debezium_postgres_full"},
-       "bad_strict": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_rows": 0}}
-# Formats whose capture also feeds a dimension view: by default four whose feeds together hold
-# all six sets (the view engine sees only the canonical feed; tests/test_randomized_equivalence.py
-# covers it per technique), every format with PDELTA_CAPTURE_ALL_VIEWS=1. Every format is
-# captured and mirrored either way.
-VIEW_FORMATS = list(FORMATS) if os.environ.get("PDELTA_CAPTURE_ALL_VIEWS") == "1" else [
-    "audit_columns", "debezium_postgres_default", "debezium_postgres_full", "upsert_feed"]
-VIEW_WHERE = "score >= 10"
-VIEW_COLUMNS = ["id", "name", "city", "bio"]
+       "bad_strict": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_rows": 0},
+       "bad_share_below": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_fraction": round(BAD_SHARE - 0.1, 4)},
+       "bad_share_above": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_fraction": round(BAD_SHARE + 0.1, 4)}}
+# the upsert feed again, counting raw records that land behind its watermark instead of failing
+LATE = {"upsert_late_warn": {"raw": "raw_upsert_feed", "format": "upsert_feed", "late_records": "warn"}}
+CAPTURE_ONLY = {"bad_strict", "bad_share_below", "bad_share_above", *LATE}  # captures without a mirror
+# Every format's capture feeds a two-relation dimension view shaped like the paper's (a root
+# with a predicate, joined to a second relation with its own predicate): the formats in pairs,
+# root from the first format, the joined relation from the second (on id = id). Each view is
+# checked against its own SELECT over the mirrors (full recomputation).
+VIEWS: dict[str, tuple[str, str]] = {
+    "v_audit_log": ("audit_columns", "log_based"),
+    "v_lognet_ct": ("log_net_effect", "change_tracking"),
+    "v_snap_dbzdefault": ("snapshot_diff", "debezium_postgres_default"),
+    "v_dbzfull_mysql": ("debezium_postgres_full", "debezium_mysql_minimal"),
+    "v_upsert_cdf": ("upsert_feed", "delta_cdf"),
+    "v_sqlserver": ("sqlserver_change_tracking", "sqlserver_cdc_net"),
+}
+VIEW_OF = {f: v for v, pair in VIEWS.items() for f in pair}
+VIEW_COLUMNS = ["id", "name", "city", "bio", "s_name", "s_score"]
 
 
 def capture_decl(name: str, extra: dict) -> dict:
@@ -45,9 +60,13 @@ def capture_decl(name: str, extra: dict) -> dict:
     return {"raw": {"source": ["cap", raw]}, "key": ["id"], "columns": COLUMNS, "format": extra.pop("format", name), **extra}
 
 
-def view_decl(name: str, fmt: str) -> dict:
-    return {"root": "r", "relations": {"r": {"state": f"{name}_mirror", "changes": f"{name}_capture", "key": ["id"],
-                                             "technique": fmt, "columns": VIEW_COLUMNS, "where": VIEW_WHERE}}}
+def view_decl(root_fmt: str, joined_fmt: str) -> dict:
+    return {"root": "r", "relations": {
+        "r": {"state": f"{root_fmt}_mirror", "changes": f"{root_fmt}_capture", "key": ["id"],
+              "technique": root_fmt, "columns": ["id", "name", "city", "bio"], "where": "score >= 10"},
+        "s": {"state": f"{joined_fmt}_mirror", "changes": f"{joined_fmt}_capture", "key": ["id"],
+              "technique": joined_fmt, "join": {"to": "r", "on": {"id": "id"}},
+              "columns": [{"s_name": "name"}, {"s_score": "score"}], "where": "score < 60"}}}
 
 
 def write_project(root: Path, repo: Path) -> None:
@@ -62,23 +81,23 @@ def write_project(root: Path, repo: Path) -> None:
         "version: 2\nsources:\n  - name: cap\n    schema: " + SCHEMA + "\n    tables:\n"
         + "".join(f"      - name: {t}\n" for t in tables))
     entries = {f: dict(cfg) for f, cfg in FORMATS.items()}
-    entries.update({n: dict(cfg) for n, cfg in BAD.items()})
+    entries.update({n: dict(cfg) for n, cfg in {**BAD, **LATE}.items()})
     for name, cfg in entries.items():
         fmt = cfg.get("format", name)
         decl = capture_decl(name, cfg)
         (models / f"{name}_capture.sql").write_text(
             "{%- set c = " + json.dumps(decl) + " -%}\n"
             "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
-        if name == "bad_strict":
+        if name in CAPTURE_ONLY:
             continue
         mirror = {"changes": f"{name}_capture", "key": ["id"], "technique": fmt}
         (models / f"{name}_mirror.sql").write_text(
             "{%- set m = " + json.dumps(mirror) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
-        if name in VIEW_FORMATS:
-            view = view_decl(name, fmt)
-            (models / f"{name}_view.sql").write_text(
-                "{%- set view = " + json.dumps(view) + " -%}\n"
-                "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
-            (models / f"{name}_view_recomputed.sql").write_text(
-                "{{ config(materialized='view') }}\n{{ pdelta.dimension_view(" + json.dumps(view) + ") }}\n")
+    for name, (root_fmt, joined_fmt) in VIEWS.items():
+        view = view_decl(root_fmt, joined_fmt)
+        (models / f"{name}.sql").write_text(
+            "{%- set view = " + json.dumps(view) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
+        (models / f"{name}_recomputed.sql").write_text(
+            "{{ config(materialized='view') }}\n{{ pdelta.dimension_view(" + json.dumps(view) + ") }}\n")
