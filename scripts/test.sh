@@ -5,9 +5,11 @@
 #     two stages: the paper's example in its old state (full build), then its new state
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
 #     shared algebra on Spark, seed loading); pdelta validate / explain; a Delta MERGE check
-#  3. pytest: algebra, declaration errors, pdelta validate catalogue; over a Spark Thrift Server
-#     started here: apply strategies, SIGKILL fault injection, concurrency, SCD2 history
-#     (tests/test_apply.py) and live validation; randomized equivalence + flag analysis
+#  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
+#     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
+#     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
+#     capture as a user project runs it (tests/test_capture_thrift.py: raw JSON feeds read by the
+#     server, two formats joined in one view, quarantine); randomized equivalence + flag analysis
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection)
 # Three streams run side by side (each mostly one busy Spark planning thread); the logs of the
 # background ones are printed when they end.
@@ -39,7 +41,7 @@ dbt_lane() {  # target, local dir
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 
-echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py)"
+echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/thrift_server.sh start
 thrift_pid=
@@ -54,7 +56,8 @@ PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
 echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
-python -m pytest tests/test_apply.py tests/test_live_validation.py -q -p no:cacheprovider --durations=5 -s \
+python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py -q -p no:cacheprovider \
+  --durations=5 -s \
   > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
 
@@ -71,7 +74,7 @@ local_rc=$?
 echo "== [3/3] pytest: the other modules"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
   --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
-  --ignore tests/test_bench_smoke.py
+  --ignore tests/test_capture_thrift.py --ignore tests/test_bench_smoke.py
 rc=$?
 if [ "${PDELTA_DEEP:-}" = 1 ]; then
   echo "== [3/3] pytest: the benchmark harness's smoke run (deep mode only; make bench-smoke)"

@@ -1,7 +1,9 @@
 """The integration dbt project for capture tests: pdelta installed as a package (local path),
 raw feeds as sources written by the test, per format a capture model and a mirror of it, and
 two-relation dimension views over the (mirror, capture) pairs of two formats each, with a
-recomputation view (the view's own SELECT over the mirrors) to compare against."""
+recomputation view (the view's own SELECT over the mirrors) to compare against. The model-writing
+helpers (capture_sql, mirror_sql, view_sql, recomputed_sql, write_base) also build the project
+of tests/test_capture_thrift.py."""
 from __future__ import annotations
 
 import json
@@ -69,35 +71,55 @@ def view_decl(root_fmt: str, joined_fmt: str) -> dict:
               "columns": [{"s_name": "name"}, {"s_score": "score"}], "where": "score < 60"}}}
 
 
-def write_project(root: Path, repo: Path) -> None:
+def capture_sql(decl: dict) -> str:
+    return ("{%- set c = " + json.dumps(decl) + " -%}\n"
+            "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+
+
+def mirror_sql(name: str, fmt: str) -> str:
+    """The mirror of capture `<name>_capture` (format `fmt`)."""
+    m = {"changes": f"{name}_capture", "key": ["id"], "technique": fmt}
+    return ("{%- set m = " + json.dumps(m) + " -%}\n"
+            "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
+
+
+def view_sql(view: dict) -> str:
+    return ("{%- set view = " + json.dumps(view) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
+
+
+def recomputed_sql(view: dict) -> str:
+    """A plain dbt view: the dimension view's own SELECT over the current states."""
+    return "{{ config(materialized='view') }}\n{{ pdelta.dimension_view(" + json.dumps(view) + ") }}\n"
+
+
+def write_base(root: Path, repo: Path, name: str, schema: str, tables: list[str]) -> Path:
+    """dbt_project.yml, packages.yml (pdelta from `repo`) and the raw tables as source `cap`;
+    returns the models folder."""
     models = root / "models"
     models.mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
-        "name: pdelta_capture_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
-        "models:\n  pdelta_capture_it:\n    +file_format: delta\n    +materialized: view\n")
+        f"name: {name}\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        f"models:\n  {name}:\n    +file_format: delta\n    +materialized: view\n")
     (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
-    tables = [f"raw_{f}" for f in FORMATS] + ["raw_bad", "current_rows"]
     (models / "sources.yml").write_text(
-        "version: 2\nsources:\n  - name: cap\n    schema: " + SCHEMA + "\n    tables:\n"
+        "version: 2\nsources:\n  - name: cap\n    schema: " + schema + "\n    tables:\n"
         + "".join(f"      - name: {t}\n" for t in tables))
+    return models
+
+
+def write_project(root: Path, repo: Path) -> None:
+    tables = [f"raw_{f}" for f in FORMATS] + ["raw_bad", "current_rows"]
+    models = write_base(root, repo, "pdelta_capture_it", SCHEMA, tables)
     entries = {f: dict(cfg) for f, cfg in FORMATS.items()}
     entries.update({n: dict(cfg) for n, cfg in {**BAD, **LATE}.items()})
     for name, cfg in entries.items():
         fmt = cfg.get("format", name)
-        decl = capture_decl(name, cfg)
-        (models / f"{name}_capture.sql").write_text(
-            "{%- set c = " + json.dumps(decl) + " -%}\n"
-            "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+        (models / f"{name}_capture.sql").write_text(capture_sql(capture_decl(name, cfg)))
         if name in CAPTURE_ONLY:
             continue
-        mirror = {"changes": f"{name}_capture", "key": ["id"], "technique": fmt}
-        (models / f"{name}_mirror.sql").write_text(
-            "{%- set m = " + json.dumps(mirror) + " -%}\n"
-            "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
+        (models / f"{name}_mirror.sql").write_text(mirror_sql(name, fmt))
     for name, (root_fmt, joined_fmt) in VIEWS.items():
         view = view_decl(root_fmt, joined_fmt)
-        (models / f"{name}.sql").write_text(
-            "{%- set view = " + json.dumps(view) + " -%}\n"
-            "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
-        (models / f"{name}_recomputed.sql").write_text(
-            "{{ config(materialized='view') }}\n{{ pdelta.dimension_view(" + json.dumps(view) + ") }}\n")
+        (models / f"{name}.sql").write_text(view_sql(view))
+        (models / f"{name}_recomputed.sql").write_text(recomputed_sql(view))
