@@ -62,6 +62,8 @@ CATALOGUE = {
                                   "change feed 'addr_feed_nowhere' is not a model"),
     "bad_change_feed_shape": (view(a={**A, "changes": "addr_changes_no_seq"}), "change-feed", "a",
                               "lacks the column(s) ['_pdelta_seq']"),
+    "bad_capture_technique": (view(a={**A, "changes": "addr_capture", "technique": "log_based"}), "technique", "a",
+                              "is a capture of format `upsert_feed`, which emits ['ups', 'delk']; technique `log_based` cannot"),
     "bad_join_type_mismatch": (view(a={**A, "join": {"to": "c", "on": {"cname": "aid"}}}), "join-types", "a",
                                "join c.cname (string) = a.aid (bigint) compares different types"),
     "bad_no_technique": (view(a={k: v for k, v in A.items() if k != "technique"}), "technique", "a",
@@ -94,6 +96,7 @@ CATALOGUE = {
 VALID = {
     "good_view": GOOD,
     "good_composite_join": view(a2=A2),
+    "good_capture_feed": view(a={**A, "changes": "addr_capture", "technique": "upsert_feed"}),
     "good_chained": {"root": "z", "relations": {
         "z": {"state": "zone", "changes": "zone_changes", "key": ["zid"], "technique": "snapshot_diff",
               "columns": ["zid", "zname"]},
@@ -137,6 +140,10 @@ def write_project(d: Path, models: dict[str, object]) -> None:
     for rel, cols in (("cust", "cid, cname, caddr, cpart, cdiscount"), ("addr", "aid, acity, acountry, valid_to"),
                       ("addr2", "aid, part, acity"), ("zone", "zid, zname, zcust")):
         m.joinpath(f"{rel}_changes.sql").write_text(f"select {cols}, {FEED_COLS} from {{{{ ref('{rel}') }}}}\n")
+    capture = {"raw": "addr", "format": "upsert_feed", "key": ["aid"], "columns": {"aid": "bigint", "acity": "string"},
+               "position": "aid", "value": "acity", "key_json": "acity"}
+    m.joinpath("addr_capture.sql").write_text("{%- set c = " + json.dumps(capture) + " -%}\n"
+                                              "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
     m.joinpath("addr_changes_no_seq.sql").write_text("select aid, acity, cast(null as string) as _pdelta_type from {{ ref('addr') }}\n")
     for name, decl in models.items():
         text = decl if isinstance(decl, str) else (
@@ -221,7 +228,7 @@ def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
     with contextlib.redirect_stdout(out):
         rc = main(["run", "parse", "--project-dir", str(good), "--profiles-dir", str(ROOT)])
     assert rc == 0, out.getvalue()
-    assert "3 dimension view(s) valid" in out.getvalue() and "dbt parse succeeded" in out.getvalue()
+    assert f"{len(VALID)} dimension view(s) valid" in out.getvalue() and "dbt parse succeeded" in out.getvalue()
 
 
 def test_python_and_jinja_refuse_the_same_declarations():

@@ -49,6 +49,7 @@ class Node:
     materialized: str | None = None
     view_key: list[str] | None = None       # for a dimension view: its output key
     types: dict[str, str] | None = None     # types declared in YAML, even where the column list is not complete
+    capture_format: str | None = None       # for a pdelta capture model: the raw format it reads
 
     def type_of(self, column: str) -> str | None:
         c = column.lower()
@@ -124,8 +125,12 @@ class Project:
         view_key = None
         if materialized == "dimension_view" and views and node.name in views:
             view_key = views[node.name].key
+        fmt = None
+        if materialized == "capture":
+            decl = node.config.get("pdelta_capture") or {}
+            fmt = decl.get("format") if isinstance(decl, dict) else None
         return Node(spec, kind, node.unique_id, node.relation_name, cols, self._keys(node), materialized, view_key,
-                    self.types(node))
+                    self.types(node), fmt)
 
     def _columns(self, node) -> dict[str, str | None] | None:
         """All columns (lower-case name -> type or None) when they can be known before the

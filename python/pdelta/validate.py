@@ -13,7 +13,8 @@ from sqlglot import exp
 
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
-from .techniques import KNOWN, VIEW_FEED
+from .flags import possible_net
+from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
 FEED_COLUMNS = ("_pdelta_type", "_pdelta_seq")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -130,9 +131,17 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
                 err("change-feed", f"change feed {r.changes!r} lacks the column(s) {missing} of the canonical shape", alias,
                     hint="key columns, attribute columns, _pdelta_before, _pdelta_type, _pdelta_seq")
         tech = r.technique
+        fmt = feed.capture_format if feed is not None else None
         if tech is None and not is_view_feed:
             err("technique", "no `technique` declared for its change feed", alias,
-                hint=f"one of {', '.join(KNOWN)}: it tells which of the six sets the feed can hold")
+                hint=(f"`{fmt}`: the format of the capture that writes it" if fmt in FORMAT_SETS else
+                      f"one of {', '.join(KNOWN)}") + ": it tells which of the six sets the feed can hold")
+        elif fmt in FORMAT_SETS and tech in TECHNIQUES and not set(FORMAT_SETS[fmt]) <= possible_net(set(TECHNIQUES[tech])):
+            # the feed is a pdelta capture: its format says what it emits, whatever is declared
+            extra = [t for t in FORMAT_SETS[fmt] if t not in possible_net(set(TECHNIQUES[tech]))]
+            err("technique", f"change feed {r.changes!r} is a capture of format `{fmt}`, which emits {extra}; "
+                f"technique `{tech}` cannot, so the flag analysis would assume they never come", alias,
+                hint=f"declare technique: {fmt}")
         elif tech is not None and tech not in KNOWN:
             err("technique", f"unknown technique `{tech}`", alias, hint=f"one of {', '.join(KNOWN)}")
         elif is_view_feed and tech not in (None, VIEW_FEED):
