@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from capture.project import capture_sql
 from pdelta.declaration import normalize
 from pdelta.project import Project, parse_manifest
 from pdelta.validate import validate
@@ -142,8 +143,7 @@ def write_project(d: Path, models: dict[str, object]) -> None:
         m.joinpath(f"{rel}_changes.sql").write_text(f"select {cols}, {FEED_COLS} from {{{{ ref('{rel}') }}}}\n")
     capture = {"raw": "addr", "format": "upsert_feed", "key": ["aid"], "columns": {"aid": "bigint", "acity": "string"},
                "position": "aid", "value": "acity", "key_json": "acity"}
-    m.joinpath("addr_capture.sql").write_text("{%- set c = " + json.dumps(capture) + " -%}\n"
-                                              "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+    m.joinpath("addr_capture.sql").write_text(capture_sql(capture))
     m.joinpath("addr_changes_no_seq.sql").write_text("select aid, acity, cast(null as string) as _pdelta_type from {{ ref('addr') }}\n")
     for name, decl in models.items():
         text = decl if isinstance(decl, str) else (

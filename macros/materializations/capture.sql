@@ -12,8 +12,9 @@
          effect per key appended (capture_canonical_sql);
       4. commit: the batch log <model>__pdelta_batches gets the position range (`raw`) and the
          highest sequence seen (`seq`, for late events) in one insert, written last, with the
-         count of raw records at or below the new position (`records_through_hi`, counted by the scan that found it): a later run
-         that counts more there found records behind the watermark (`late_records`).
+         count of raw records at or below the new position (`records_through_hi`, counted by
+         the scan that found it): a later run that counts more there found records behind the
+         watermark (`late_records`).
     A run that died before 4 left an uncommitted batch id; the next run reuses that id, so its
     delete-then-append neither loses nor duplicates anything. -#}
 {% materialization capture, adapter='spark' %}

@@ -31,6 +31,13 @@ def possible_net(sets: set[str]) -> set[str]:
     return out
 
 
+def technique_sets(technique: str) -> list[str]:
+    """The sets a feed declared with `technique` can hold once changes of one key are netted
+    (what the analysis below assumes; a `delk` then an `ins` is an `ups`), in SIX_SETS order."""
+    allowed = possible_net(set(TECHNIQUES[technique]))
+    return [t for t in algebra.SIX_SETS if t in allowed]
+
+
 def encode(sets: set[str]) -> set[Row]:
     """Fig. 4 on abstract rows, plus the keys a refresh does not touch."""
     rows = {UNCHANGED, ABSENT}

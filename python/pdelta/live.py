@@ -81,8 +81,8 @@ from typing import Any, Protocol
 
 from .algebra import SIX_SETS
 from .declaration import View, Violation
+from .flags import technique_sets
 from .spark import profile_target, session_from_profile
-from .flags import possible_net
 from .techniques import TECHNIQUES
 
 FEED_META = ("_pdelta_before", "_pdelta_type", "_pdelta_seq")
@@ -458,9 +458,8 @@ class _Check:
 
         # what the declared technique can emit, composed per key as the flag analysis assumes
         # (a capture or any producer that nets a batch turns a `delk` then an `ins` into an `ups`)
-        allowed = TECHNIQUES.get(rel.technique or "")
-        if allowed is not None:
-            allowed = [t for t in SIX_SETS if t in possible_net(set(allowed))]
+        if (rel.technique or "") in TECHNIQUES:
+            allowed = technique_sets(rel.technique)
             extra = {s: n for s, n in f["sets"].items() if n and s not in allowed}
             if extra:
                 self.add("feed-technique", f"change feed {feed}: pending rows of set(s) {extra} which technique "

@@ -13,7 +13,7 @@ from sqlglot import exp
 
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
-from .flags import possible_net
+from .flags import technique_sets
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
 FEED_COLUMNS = ("_pdelta_type", "_pdelta_seq")
@@ -132,14 +132,15 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
                     hint="key columns, attribute columns, _pdelta_before, _pdelta_type, _pdelta_seq")
         tech = r.technique
         fmt = feed.capture_format if feed is not None else None
+        # the feed of a pdelta capture holds what its format emits, whatever is declared
+        beyond = ([t for t in FORMAT_SETS[fmt] if t not in technique_sets(tech)]
+                  if fmt in FORMAT_SETS and tech in TECHNIQUES else [])
         if tech is None and not is_view_feed:
             err("technique", "no `technique` declared for its change feed", alias,
                 hint=(f"`{fmt}`: the format of the capture that writes it" if fmt in FORMAT_SETS else
                       f"one of {', '.join(KNOWN)}") + ": it tells which of the six sets the feed can hold")
-        elif fmt in FORMAT_SETS and tech in TECHNIQUES and not set(FORMAT_SETS[fmt]) <= possible_net(set(TECHNIQUES[tech])):
-            # the feed is a pdelta capture: its format says what it emits, whatever is declared
-            extra = [t for t in FORMAT_SETS[fmt] if t not in possible_net(set(TECHNIQUES[tech]))]
-            err("technique", f"change feed {r.changes!r} is a capture of format `{fmt}`, which emits {extra}; "
+        elif beyond:
+            err("technique", f"change feed {r.changes!r} is a capture of format `{fmt}`, which emits {beyond}; "
                 f"technique `{tech}` cannot, so the flag analysis would assume they never come", alias,
                 hint=f"declare technique: {fmt}")
         elif tech is not None and tech not in KNOWN:

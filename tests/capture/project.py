@@ -7,7 +7,6 @@ of tests/test_capture_thrift.py."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from .bad import BATCH2
