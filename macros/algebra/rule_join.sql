@@ -5,7 +5,13 @@
                ∪ π_{…,NULL…,s(flag)}(σ_{flag≠comp} ∇S)
     Partial rows of S (flag up/ups) lack the join column's old value, so they take part only
     in the third term. Each term is its own macro so the generated SQL has one CTE per term.
-    `on` is a list of [S column, T column] pairs. -#}
+    `on` is a list of [S column, T column] pairs.
+
+    S is itself a join (the root and the relations joined before T), and S_new / S_old are as
+    large as the view. The two terms that read them are written key-first (join_key_first_sql):
+    from T's delta-sized set out through the relations of S, so no term joins S's whole states
+    before it meets the batch's keys (DESIGN.md §5). Inner equi-joins commute, so the rows are
+    the same. S_old ⋈ ∇T expands the old state: (S_new − ΔS) ⋈ ∇T ∪ ∇S ⋈ ∇T. -#}
 {% macro _join_on(on, s='s', t='t') %}
   {%- for p in on %}{{ s }}.{{ adapter.quote(p[0]) }} = {{ t }}.{{ adapter.quote(p[1]) }}{% if not loop.last %} and {% endif %}{% endfor -%}
 {% endmacro %}
@@ -24,10 +30,46 @@
   select {{ pdelta._join_cols(s_cols, t_cols) }} from {{ s_rel }} as s join {{ t_rel }} as t on {{ pdelta._join_on(on) }}
 {%- endmacro %}
 
-{#- ∇ term 1: S_old ⋈ ∇T, S rows complete (pre or comp) -#}
-{% macro rule_join_nabla_s_old_term_sql(s_old, t_nabla, s_cols, t_cols, on) %}
+{#- S_new ⋈ X for a delta-sized X (ΔT or ∇T) that joins S on columns of S's relation `p`:
+    X, then p, then p's parent … up to the root, then S's other relations in join order, each
+    joined on its own foreign key. `tree`: alias -> {new, cols, to, on: [[parent col, col]]}
+    for S's relations; `s_order`: S's aliases in join order. With `anti` (S's insert set), the
+    rows whose S key (`s_key`) is in it are left out: that is S_new − ΔS. With `flag`, X's
+    `_pdelta_flag` is kept (∇T). -#}
+{% macro join_key_first_sql(x, t_cols, tree, s_order, p, on, anti=none, s_key=[], flag=false) %}
+  {%- set q = adapter.quote -%}
+  {%- set path = [p] -%}
+  {%- for _ in s_order -%}{%- if tree[path[-1]]['to'] -%}{%- do path.append(tree[path[-1]]['to']) -%}{%- endif -%}{%- endfor -%}
+  {%- set root = path[-1] -%}
+  select {% for a in s_order %}{% for c in tree[a]['cols'] %}{{ q('r_' ~ a) }}.{{ q(c) }}, {% endfor %}{% endfor %}{% for c in t_cols %}t.{{ q(c) }}{% if not loop.last or flag %}, {% endif %}{% endfor %}{% if flag %}t.`_pdelta_flag`{% endif %}
+  from {{ x }} as t
+  join {{ tree[p]['new'] }} as {{ q('r_' ~ p) }} on {% for pr in on %}{{ q('r_' ~ p) }}.{{ q(pr[0]) }} = t.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  {%- for a in path[1:] %}
+  {%- set child = path[loop.index0] %}
+  join {{ tree[a]['new'] }} as {{ q('r_' ~ a) }} on {% for pr in tree[child]['on'] %}{{ q('r_' ~ a) }}.{{ q(pr[0]) }} = {{ q('r_' ~ child) }}.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  {%- endfor %}
+  {%- for a in s_order if a not in path %}
+  join {{ tree[a]['new'] }} as {{ q('r_' ~ a) }} on {% for pr in tree[a]['on'] %}{{ q('r_' ~ tree[a]['to']) }}.{{ q(pr[0]) }} = {{ q('r_' ~ a) }}.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  {%- endfor %}
+  {%- if anti %}
+  left anti join {{ anti }} as d on {% for k in s_key %}{{ q('r_' ~ root) }}.{{ q(k) }} = d.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  {%- endif %}
+{%- endmacro %}
+
+{#- Δ term 1: S_new ⋈ ΔT, key-first -#}
+{% macro rule_join_delta_s_new_term_sql(t_delta, s_cols, t_cols, tree, s_order, p, on) %}
+  select {% for c in s_cols + t_cols %}{{ adapter.quote(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from ({{ pdelta.join_key_first_sql(t_delta, t_cols, tree, s_order, p, on) }}) as k
+{%- endmacro %}
+
+{#- ∇ term 1: S_old ⋈ ∇T, S rows complete (pre or comp). S_old = π_{…,pre}(S_new − ΔS) ∪ ∇S
+    (old_state_sql), so the term is the preserved rows, key-first, and ∇S ⋈ ∇T. -#}
+{% macro rule_join_nabla_s_old_term_sql(s_delta, s_nabla, t_nabla, s_cols, t_cols, s_key, tree, s_order, p, on) %}
+  select {% for c in s_cols + t_cols %}{{ adapter.quote(c) }}, {% endfor %}{{ pdelta.flag_j("'pre'", '`_pdelta_flag`') }} as `_pdelta_flag`
+  from ({{ pdelta.join_key_first_sql(t_nabla, t_cols, tree, s_order, p, on, s_delta, s_key, true) }}) as k
+  union all
   select {{ pdelta._join_cols(s_cols, t_cols) }}, {{ pdelta.flag_j('s.`_pdelta_flag`', 't.`_pdelta_flag`') }} as `_pdelta_flag`
-  from {{ s_old }} as s join {{ t_nabla }} as t on {{ pdelta._join_on(on) }}
+  from {{ s_nabla }} as s join {{ t_nabla }} as t on {{ pdelta._join_on(on) }}
   where s.`_pdelta_flag` in ('pre', 'comp')
 {%- endmacro %}
 

@@ -50,6 +50,14 @@
 
   {%- set root = view['root'] -%}
   {%- set s = {'name': prj[root]['name'], 'cols': prj[root]['cols'], 'key': prj[root]['key']} -%}
+  {#- S's relations as the key-first join terms walk them -#}
+  {%- set tree = {} -%}
+  {%- for alias in view['order'] -%}
+    {%- set j = view['relations'][alias]['join'] -%}
+    {%- set on = [] -%}
+    {%- if j -%}{%- for p in j['on'] -%}{%- do on.append([j['to'] ~ '__' ~ p[0], alias ~ '__' ~ p[1]]) -%}{%- endfor -%}{%- endif -%}
+    {%- do tree.update({alias: {'new': prj[alias]['name'] ~ '_new', 'cols': prj[alias]['cols'], 'to': j['to'] if j else none, 'on': on}}) -%}
+  {%- endfor -%}
   {%- for alias in view['order'][1:] -%}
     {%- set n = P ~ 'j' ~ loop.index -%}
     {%- set r = view['relations'][alias] -%}
@@ -59,10 +67,11 @@
     {%- do ctes.append([s['name'] ~ '_old', pdelta.old_state_sql(s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['key'], s['cols'])]) -%}
     {%- do ctes.append([t['name'] ~ '_old', pdelta.old_state_sql(t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['key'], t['cols'])]) -%}
     {%- do ctes.append([n ~ '__new', pdelta.join_new_sql(s['name'] ~ '_new', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
-    {%- do ctes.append([n ~ '__delta_s_new_x_t_delta', pdelta.rule_join_delta_term_sql(s['name'] ~ '_new', t['name'] ~ '_delta', s['cols'], t['cols'], on)]) -%}
+    {%- set s_order = view['order'][:loop.index] -%}
+    {%- do ctes.append([n ~ '__delta_s_new_x_t_delta', pdelta.rule_join_delta_s_new_term_sql(t['name'] ~ '_delta', s['cols'], t['cols'], tree, s_order, r['join']['to'], on)]) -%}
     {%- do ctes.append([n ~ '__delta_s_delta_x_t_new', pdelta.rule_join_delta_term_sql(s['name'] ~ '_delta', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
     {%- do ctes.append([n ~ '__delta', 'select * from ' ~ n ~ '__delta_s_new_x_t_delta union select * from ' ~ n ~ '__delta_s_delta_x_t_new']) -%}
-    {%- do ctes.append([n ~ '__nabla_s_old_x_t_nabla', pdelta.rule_join_nabla_s_old_term_sql(s['name'] ~ '_old', t['name'] ~ '_nabla', s['cols'], t['cols'], on)]) -%}
+    {%- do ctes.append([n ~ '__nabla_s_old_x_t_nabla', pdelta.rule_join_nabla_s_old_term_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', t['name'] ~ '_nabla', s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on)]) -%}
     {%- do ctes.append([n ~ '__nabla_s_nabla_x_t_old', pdelta.rule_join_nabla_t_old_term_sql(s['name'] ~ '_nabla', t['name'] ~ '_old', s['cols'], t['cols'], on)]) -%}
     {%- do ctes.append([n ~ '__nabla_s_partial', pdelta.rule_join_nabla_partial_term_sql(s['name'] ~ '_nabla', s['cols'], t['cols'])]) -%}
     {%- do ctes.append([n ~ '__nabla', 'select * from ' ~ n ~ '__nabla_s_old_x_t_nabla union select * from ' ~ n ~ '__nabla_s_nabla_x_t_old union select * from ' ~ n ~ '__nabla_s_partial']) -%}

@@ -187,8 +187,8 @@ def describe_term(name: str) -> str:
         part = name.split("__", 1)[1]
         return "join rule (macros/algebra/rule_join.sql): " + {
             "new": "S_new ⋈ T_new", "delta": "ΔV = S_new⋈ΔT ∪ ΔS⋈T_new", "nabla": "∇V, flags by j()",
-            "delta_s_new_x_t_delta": "S_new ⋈ ΔT", "delta_s_delta_x_t_new": "ΔS ⋈ T_new",
-            "nabla_s_old_x_t_nabla": "S_old ⋈ ∇T", "nabla_s_nabla_x_t_old": "∇S ⋈ T_old",
+            "delta_s_new_x_t_delta": "S_new ⋈ ΔT, key-first from ΔT", "delta_s_delta_x_t_new": "ΔS ⋈ T_new",
+            "nabla_s_old_x_t_nabla": "S_old ⋈ ∇T as (S_new − ΔS) ⋈ ∇T key-first ∪ ∇S ⋈ ∇T", "nabla_s_nabla_x_t_old": "∇S ⋈ T_old",
             "nabla_s_partial": "partial ∇S rows (flag s())"}.get(part, part)
     if name.endswith("_old"):
         return "old state R_new − ΔR ∪ ∇R, preserved rows flagged `pre` (macros/algebra/old_state.sql)"
