@@ -1,7 +1,7 @@
 """Apply strategies, crash safety, concurrency and SCD2 history, on a Spark Thrift Server with
 a dbt project that installs pdelta as a package (tests/apply/project.py): mirrors `cust` and
 `addr` kept from canonical change feeds, and the dimension view over them two ways — Delta
-clustered by key with SCD2 history (`dim`) and parquet with key buckets (`dim_pq`) — plus a
+clustered by key with SCD2 history and deletion vectors (`dim`) and parquet with key buckets (`dim_pq`) — plus a
 one-relation view with history (`dim1`) for fault injection. The true states live in Python (tests/apply/world.py); after every
 refresh each view must equal the view recomputed from them, its change feed replayed from the
 first build must reproduce it with every change consistent, and the history must equal the
@@ -201,6 +201,13 @@ def test_strategy_per_batch(it):
     assert json.loads(log["statements"])[:3] == ["declare_key_range", "set_key_range", "main"], log["statements"]
     written = json.loads(log["rows_written"])
     assert written.get("updated", 0) >= 2 and written.get("deleted", 0) >= 1 and written.get("inserted", 0) == 0, written
+    # dim's tblproperties turned deletion vectors on: the MERGE marked the rows it replaced
+    props = {r[0]: r[1] for r in it.sql(f"show tblproperties `{SCHEMA}`.`dim`")}
+    assert props.get("delta.enableDeletionVectors") == "true", props
+    merges = [r for r in it.sql(f"describe history `{SCHEMA}`.`dim`") if r[4] == "MERGE"]
+    metrics = merges[0][12]
+    metrics = json.loads(metrics) if isinstance(metrics, str) else metrics
+    assert int(metrics.get("numTargetDeletionVectorsAdded", 0)) > 0 and int(metrics.get("numTargetFilesRemoved", 0)) == 0, metrics
     pq_log = [r for r in it.batch_log("dim_pq") if r["mode"] == "incremental"][-1]
     assert "drop_empty_bucket" in json.loads(pq_log["statements"]), pq_log
     it.check()

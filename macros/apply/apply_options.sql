@@ -7,7 +7,10 @@
                          prune           MERGE / delete conditions carry the batch's key range
                                          so Delta can skip files by their min/max statistics
                          cluster_by_key  Delta targets are created CLUSTER BY the key
-      pdelta_history   {type: scd2, tracked: [columns]} keeps <model>__pdelta_history -#}
+      pdelta_history   {type: scd2, tracked: [columns]} keeps <model>__pdelta_history
+      tblproperties    dbt-spark's own config: table properties of the created target, e.g.
+                       {'delta.enableDeletionVectors': 'true'} so a MERGE marks the rows it
+                       replaces instead of rewriting every file a batch's keys touch -#}
 {% macro apply_options(cfg, attrs) %}
   {%- set fmt = (cfg.get('file_format') or 'delta') | lower -%}
   {%- set a = cfg.get('pdelta_apply') or {} -%}
@@ -26,7 +29,15 @@
   {%- endif -%}
   {%- set buckets = a.get('buckets', 16) | int -%}
   {%- if buckets < 1 -%}{{ exceptions.raise_compiler_error("pdelta_apply: buckets must be a positive integer") }}{%- endif -%}
+  {%- set props = cfg.get('tblproperties') or {} -%}
+  {%- if props is not mapping -%}{{ exceptions.raise_compiler_error("tblproperties: expected a mapping of property names to values, got " ~ props) }}{%- endif -%}
+  {%- for k, v in props.items() -%}
+    {#- property names and values are rendered as SQL string literals; refuse what would break out of one -#}
+    {%- if "'" in (k | string) or "\\" in (k | string) or "'" in (v | string) or "\\" in (v | string) -%}
+      {{ exceptions.raise_compiler_error("tblproperties: `" ~ k ~ "` = `" ~ v ~ "` contains a quote or backslash, which a table property cannot carry here") }}
+    {%- endif -%}
+  {%- endfor -%}
   {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': buckets,
              'prune': a.get('prune', true), 'cluster_by_key': a.get('cluster_by_key', false),
-             'history': history}) }}
+             'history': history, 'tblproperties': props}) }}
 {% endmacro %}

@@ -13,6 +13,7 @@
     {%- set sql -%}
       create or replace table {{ target }} using {{ opts['format'] }}
       {%- if opts['cluster_by_key'] and opts['format'] == 'delta' %} cluster by ({{ keys | join(', ') }}){% endif %}
+      {{- pdelta._tblproperties_clause(opts) }}
       as {{ select_sql }}
     {%- endset -%}
     {{ return([{'name': 'main', 'sql': sql}]) }}
@@ -21,8 +22,15 @@
       create table {{ target }} using {{ opts['format'] }}
       partitioned by (`pdelta_bucket`)
       options ('partitionOverwriteMode' = 'dynamic')
+      {{- pdelta._tblproperties_clause(opts) }}
       as select *, {{ pdelta.bucket_expr(key, opts['buckets']) }} as `pdelta_bucket` from ({{ select_sql }}) as built
     {%- endset -%}
     {{ return([{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}, {'name': 'main', 'sql': sql}]) }}
   {%- endif -%}
+{% endmacro %}
+
+{#- dbt-spark's `tblproperties` config as a clause (apply_options checked the literals) -#}
+{% macro _tblproperties_clause(opts) %}
+  {%- set props = opts.get('tblproperties') or {} -%}
+  {%- if props %} tblproperties ({% for k, v in props.items() %}'{{ k }}' = '{{ v | string | lower if v is sameas true or v is sameas false else v }}'{% if not loop.last %}, {% endif %}{% endfor %}){% endif -%}
 {% endmacro %}

@@ -32,7 +32,9 @@ def small_declaration() -> dict:
 SMALL = ("dim1", {"pdelta_history": {"type": "scd2", "tracked": SMALL_TRACKED}, "pdelta_apply": {"prune": False}})
 
 VIEWS = {
-    "dim": {"pdelta_history": {"type": "scd2", "tracked": TRACKED}, "pdelta_apply": {"cluster_by_key": True}},
+    # deletion vectors through dbt-spark's own tblproperties config: MERGE marks rows instead of rewriting files
+    "dim": {"pdelta_history": {"type": "scd2", "tracked": TRACKED}, "pdelta_apply": {"cluster_by_key": True},
+            "tblproperties": {"delta.enableDeletionVectors": "true"}},
     "dim_pq": {"file_format": "parquet", "pdelta_apply": {"buckets": 4}},
 }
 

@@ -25,6 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=20261126)
     p.add_argument("--rebuild-ratio", type=float, default=0.2,
                    help="pdelta_rebuild_ratio of the cost-based contender c_auto")
+    p.add_argument("--deletion-vectors", action=argparse.BooleanOptionalAction, default=True,
+                   help="create every contender's Delta tables with delta.enableDeletionVectors (dbt-spark's "
+                        "tblproperties config), so a MERGE marks replaced rows instead of rewriting the files "
+                        "they sit in (default: on)")
     p.add_argument("--fresh", action="store_true", help="replace results.json instead of merging into it")
     a = p.parse_args(argv)
     matrix = []
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         report.write(out, merged)
         return merged, report.plot(out, merged)
 
-    results = run_matrix(matrix, a.workloads.split(","), contenders, work, a.seed, a.rebuild_ratio, on_batch=save)
+    results = run_matrix(matrix, a.workloads.split(","), contenders, work, a.seed, a.rebuild_ratio, on_batch=save,
+                         deletion_vectors=a.deletion_vectors)
     merged, png = save(results)
     log(f"results: {out / 'results.json'}, {out / 'results.csv'}, {out / 'results.md'}" + (f", {png}" if png else ""))
     report.print_ratios(results)

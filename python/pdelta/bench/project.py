@@ -92,12 +92,15 @@ def full_select(w: Workload) -> str:
     return f"select {cols} from {frm}"
 
 
-def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_ratio: float) -> None:
+def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_ratio: float,
+                  deletion_vectors: bool = True) -> None:
     models = root / "models"
     models.mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
         "name: pdelta_bench\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
         "models:\n  pdelta_bench:\n    +file_format: delta\n    +materialized: view\n"
+        # every contender's Delta tables alike (dbt-spark's config, which pdelta's targets honour too)
+        + ("    +tblproperties:\n      delta.enableDeletionVectors: 'true'\n" if deletion_vectors else "")
     )
     (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
     src = ["version: 2", "sources:", "  - name: bench", f"    schema: {SCHEMA}", "    tables:"]

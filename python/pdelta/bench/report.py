@@ -77,15 +77,16 @@ def markdown(results: list[dict]) -> str:
              f"(Spark local, driver memory {m.get('driver_memory')}, {m.get('shuffle_partitions')} shuffle partitions); "
              "seconds per refresh (one dbt invocation each, parse excluded), statements sent to Spark in brackets.", "",
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
-             + " | (c) partial ÷ (a) | (b) ÷ (c) partial | cost-based choice | rows written (a / b / c partial) |",
-             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|---|---:|"]
+             + " | (c) partial ÷ (a) | (b) ÷ (c) partial | cost-based choice | rows written (a / b / c partial) | deletion vectors |",
+             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|---|---:|---|"]
     cells_by = _cells(results)
     for r in rows:
         cells = [f"{r[c]:.1f} ({r[c + '_statements']})" if c in r else "" for c in order]
         cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
         written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
         lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio']:.2%} | {r['changes']:,} | " + " | ".join(cells)
-                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} | {written} |")
+                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} | {written} | "
+                     + ("on" if next(iter(cs.values())).get("deletion_vectors") else "off") + " |")
     growth = fixed_delta(results)
     if growth:
         lines += ["", "At a fixed delta (the same number of changed rows, larger base): time at the larger base ÷ "

@@ -237,7 +237,7 @@ def machine() -> dict:
 
 
 def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], contenders: list[str], work: Path,
-               seed: int, rebuild_ratio: float, on_batch=None) -> list[dict]:
+               seed: int, rebuild_ratio: float, on_batch=None, deletion_vectors: bool = True) -> list[dict]:
     """runs the matrix; `on_batch(results)` after every checked batch (results so far), so a run
     cut short still leaves its measured batches"""
     from pdelta.spark import session_from_profile
@@ -254,7 +254,7 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
         ws = [WORKLOADS[n](size) for n in workloads]
         project = work / "project"
         shutil.rmtree(project / "models", ignore_errors=True)
-        write_project(project, ROOT, ws, rebuild_ratio)
+        write_project(project, ROOT, ws, rebuild_ratio, deletion_vectors)
         dbt = Dbt(project)
         if not (project / "dbt_packages").exists():
             dbt("deps")
@@ -269,7 +269,7 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
             spark.sql(f"delete from {t(w.name + '_b__wm')}")
             next_key = {r.name: r.first_key + r.size for r in w.rels}
             base = {"workload": w.name, "root_rows": size, "base_rows": sizes, "generator": how, "date": today,
-                    "machine": machine(), "rebuild_ratio": rebuild_ratio}
+                    "machine": machine(), "rebuild_ratio": rebuild_ratio, "deletion_vectors": deletion_vectors}
             # the initial builds (full), in dependency order: the cdf views need the mirrors
             for c in contenders:
                 if c == "d":
