@@ -32,29 +32,42 @@
 
 {#- S_new ⋈ X for a delta-sized X (ΔT or ∇T) that joins S on columns of S's relation `p`:
     X, then p, then p's parent … up to the root, then S's other relations in join order, each
-    joined on its own foreign key. `tree`: alias -> {new, cols, to, on: [[parent col, col]]}
-    for S's relations; `s_order`: S's aliases in join order. With `anti` (S's insert set), the
-    rows whose S key (`s_key`) is in it are left out: that is S_new − ΔS. With `flag`, X's
-    `_pdelta_flag` is kept (∇T). -#}
+    joined on its own foreign key. Each step is a subquery whose delta-sized side is hinted
+    for broadcast, so a relation's state is only scanned, never shuffled: Spark estimates a
+    join's size as the product of its sides and would otherwise plan the next join as a
+    sort-merge join of the whole state. Column names are unique across relations (`alias__col`).
+    `tree`: alias -> {new, cols, to, on: [[parent col, col]]} for S's relations; `s_order`:
+    S's aliases in join order. With `anti` (S's insert set), the rows whose S key (`s_key`)
+    is in it are left out: that is S_new − ΔS. With `flag`, X's `_pdelta_flag` is kept (∇T). -#}
 {% macro join_key_first_sql(x, t_cols, tree, s_order, p, on, anti=none, s_key=[], flag=false) %}
   {%- set q = adapter.quote -%}
   {%- set path = [p] -%}
   {%- for _ in s_order -%}{%- if tree[path[-1]]['to'] -%}{%- do path.append(tree[path[-1]]['to']) -%}{%- endif -%}{%- endfor -%}
-  {%- set root = path[-1] -%}
-  select {% for a in s_order %}{% for c in tree[a]['cols'] %}{{ q('r_' ~ a) }}.{{ q(c) }}, {% endfor %}{% endfor %}{% for c in t_cols %}t.{{ q(c) }}{% if not loop.last or flag %}, {% endif %}{% endfor %}{% if flag %}t.`_pdelta_flag`{% endif %}
-  from {{ x }} as t
-  join {{ tree[p]['new'] }} as {{ q('r_' ~ p) }} on {% for pr in on %}{{ q('r_' ~ p) }}.{{ q(pr[0]) }} = t.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
-  {%- for a in path[1:] %}
-  {%- set child = path[loop.index0] %}
-  join {{ tree[a]['new'] }} as {{ q('r_' ~ a) }} on {% for pr in tree[child]['on'] %}{{ q('r_' ~ a) }}.{{ q(pr[0]) }} = {{ q('r_' ~ child) }}.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
-  {%- endfor %}
-  {%- for a in s_order if a not in path %}
-  join {{ tree[a]['new'] }} as {{ q('r_' ~ a) }} on {% for pr in tree[a]['on'] %}{{ q('r_' ~ tree[a]['to']) }}.{{ q(pr[0]) }} = {{ q('r_' ~ a) }}.{{ q(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}
-  {%- endfor %}
-  {%- if anti %}
-  left anti join {{ anti }} as d on {% for k in s_key %}{{ q('r_' ~ root) }}.{{ q(k) }} = d.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  {%- set steps = [[p, on]] -%}
+  {%- for a in path[1:] -%}{%- do steps.append([a, tree[path[loop.index0]]['on']]) -%}{%- endfor -%}
+  {%- for a in s_order if a not in path -%}
+    {%- set flipped = [] -%}{%- for pr in tree[a]['on'] -%}{%- do flipped.append([pr[1], pr[0]]) -%}{%- endfor -%}
+    {%- do steps.append([a, flipped]) -%}
+  {%- endfor -%}
+  {#- steps: [relation, [[its column, the joined side's column]]] -#}
+  {%- set ns = namespace(sql='select * from ' ~ x) -%}
+  {%- for st in steps -%}
+    {%- set k = 'k' ~ loop.index -%}
+    {%- set ns.sql = 'select /*+ BROADCAST(' ~ k ~ ') */ * from (' ~ ns.sql ~ ') as ' ~ k ~ ' join ' ~ tree[st[0]]['new'] ~ ' as r on '
+        ~ pdelta._key_first_on(st[1], k) -%}
+  {%- endfor -%}
+  {%- if anti -%}
+    {%- set pairs = [] -%}{%- for c in s_key -%}{%- do pairs.append([c, c]) -%}{%- endfor -%}
+    {%- set ns.sql = 'select * from (' ~ ns.sql ~ ') as k left anti join ' ~ anti ~ ' as r on ' ~ pdelta._key_first_on(pairs, 'k') -%}
   {%- endif %}
+  select {% for a in s_order %}{% for c in tree[a]['cols'] %}{{ q(c) }}, {% endfor %}{% endfor %}{% for c in t_cols %}{{ q(c) }}{% if not loop.last or flag %}, {% endif %}{% endfor %}{% if flag %}`_pdelta_flag`{% endif %}
+  from ({{ ns.sql }}) as k
 {%- endmacro %}
+
+{#- r.<relation column> = <k>.<joined column> for each pair -#}
+{% macro _key_first_on(pairs, k) %}
+  {%- for pr in pairs %}r.{{ adapter.quote(pr[0]) }} = {{ k }}.{{ adapter.quote(pr[1]) }}{% if not loop.last %} and {% endif %}{% endfor -%}
+{% endmacro %}
 
 {#- Δ term 1: S_new ⋈ ΔT, key-first -#}
 {% macro rule_join_delta_s_new_term_sql(t_delta, s_cols, t_cols, tree, s_order, p, on) %}
