@@ -44,4 +44,4 @@ def test_bench_smoke(tmp_path):
     # the cost-based rebuild still published the view's changes (complete sets from the diff)
     rebuilt = next(r for r in refresh if r["contender"] == "c_auto" and r["ratio"] == 0.5)
     assert set(rebuilt["view_changes"]) <= {"ins", "upd", "del"} and sum(rebuilt["view_changes"].values()) > 0
-    assert "ratio" in proc.stdout and (out / "results.md").exists()
+    assert "c_auto/a=" in proc.stdout and "b/a=" in proc.stdout and (out / "results.md").exists()

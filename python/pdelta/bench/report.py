@@ -117,6 +117,7 @@ def fixed_delta(results: list[dict]) -> list[dict]:
 
 
 def print_ratios(results: list[dict]) -> None:
+    print("seconds per refresh and their ratios (x/a = contender x ÷ rebuild), measured side by side in this run:")
     for r in ratios(results):
         parts = [f"{c}={r[c]:.1f}s" for c in NAMES if c in r]
         rel = [f"{k}={v}" for k, v in r.items() if "/" in k]
