@@ -62,8 +62,7 @@
     {%- set n = P ~ 'j' ~ loop.index -%}
     {%- set r = view['relations'][alias] -%}
     {%- set t = prj[alias] -%}
-    {%- set on = [] -%}
-    {%- for p in r['join']['on'] -%}{%- do on.append([r['join']['to'] ~ '__' ~ p[0], alias ~ '__' ~ p[1]]) -%}{%- endfor -%}
+    {%- set on = tree[alias]['on'] -%}
     {%- do ctes.append([s['name'] ~ '_old', pdelta.old_state_sql(s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['key'], s['cols'])]) -%}
     {%- do ctes.append([t['name'] ~ '_old', pdelta.old_state_sql(t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['key'], t['cols'])]) -%}
     {%- do ctes.append([n ~ '__new', pdelta.join_new_sql(s['name'] ~ '_new', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
