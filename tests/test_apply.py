@@ -196,18 +196,24 @@ def test_strategy_per_batch(it):
                w.update("cust", c_name, {"name": "zed"}, "up"),
                *(w.delete("cust", c, "del") for c in emptied)])
     it.run()
-    assert {m: it.last_strategy(m) for m in VIEWS} == {"dim": "merge", "dim_pq": "bucket_overwrite"}
+    assert {m: it.last_strategy(m) for m in VIEWS} == {"dim": "delete_insert", "dim_pq": "bucket_overwrite"}
     log = [r for r in it.batch_log("dim") if r["mode"] == "incremental"][-1]
-    assert json.loads(log["statements"])[:3] == ["declare_key_range", "set_key_range", "main"], log["statements"]
+    assert json.loads(log["statements"])[:4] == ["declare_key_range", "set_key_range", "delete_keys", "main"], log["statements"]
     written = json.loads(log["rows_written"])
-    assert written.get("updated", 0) >= 2 and written.get("deleted", 0) >= 1 and written.get("inserted", 0) == 0, written
-    # dim's tblproperties turned deletion vectors on: the MERGE marked the rows it replaced
+    # every key of the batch deleted (the deleted customers and the replaced rows), the new
+    # images of the (at least two) updated rows appended; nothing updated in place
+    assert written.get("inserted", 0) >= 2 and written.get("deleted", 0) >= written["inserted"] + 1, written
+    assert written.get("updated", 0) == 0, written
+    # dim's tblproperties turned deletion vectors on: the delete-only MERGE marked the rows it
+    # removed instead of rewriting files, and the images were appended after it
     props = {r[0]: r[1] for r in it.sql(f"show tblproperties `{SCHEMA}`.`dim`")}
     assert props.get("delta.enableDeletionVectors") == "true", props
-    merges = [r for r in it.sql(f"describe history `{SCHEMA}`.`dim`") if r[4] == "MERGE"]
-    metrics = merges[0][12]
+    ops = it.sql(f"describe history `{SCHEMA}`.`dim`")
+    assert [ops[1][4], ops[0][4]] == ["MERGE", "WRITE"], [r[4] for r in ops[:3]]
+    metrics = ops[1][12]
     metrics = json.loads(metrics) if isinstance(metrics, str) else metrics
     assert int(metrics.get("numTargetDeletionVectorsAdded", 0)) > 0 and int(metrics.get("numTargetFilesRemoved", 0)) == 0, metrics
+    assert int(metrics.get("numTargetRowsInserted", 0)) == 0 and int(metrics.get("numTargetRowsUpdated", 0)) == 0, metrics
     pq_log = [r for r in it.batch_log("dim_pq") if r["mode"] == "incremental"][-1]
     assert "drop_empty_bucket" in json.loads(pq_log["statements"]), pq_log
     it.check()

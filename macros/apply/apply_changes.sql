@@ -10,7 +10,7 @@
 {% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string') %}
   {%- set out = [] -%}
   {%- set var = none -%}
-  {%- if strategy in ['merge', 'delete_by_key'] and opts['prune'] -%}
+  {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
     {%- set r = pdelta.key_range_statements(source, key, name or target.identifier, key_type) -%}
     {%- do out.extend(r['statements']) -%}
     {%- set var = r['var'] -%}
@@ -21,6 +21,9 @@
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var)}) -%}
   {%- elif strategy == 'merge' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
+  {%- elif strategy == 'delete_insert' -%}
+    {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_keys_sql(target, source, key, var)}) -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_insert_images_sql(target, source, key, attrs)}) -%}
   {%- elif strategy == 'bucket_overwrite' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}
     {%- do out.append({'name': 'drop_empty_buckets', 'query': pdelta.empty_buckets_sql(target, source, key, opts)}) -%}
@@ -42,20 +45,24 @@
         {%- do ran.append('drop_empty_bucket') -%}
       {%- endfor -%}
     {%- else -%}
-      {%- call statement(st['name'], fetch_result=(st['name'] == 'main')) -%}{{ st['sql'] }}{%- endcall -%}
+      {%- call statement(st['name'], fetch_result=(st['name'] in ['main', 'delete_keys'])) -%}{{ st['sql'] }}{%- endcall -%}
       {%- do ran.append(st['name']) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if strategy == 'none' -%}
     {%- call statement('main') -%} select 'pdelta: no effective change' {%- endcall -%}
   {%- else -%}
-    {#- Delta answers a MERGE / INSERT with its row counts: no extra statement to read them -#}
-    {%- set res = load_result('main') -%}
-    {%- if res and res['table'] is not none and res['table'].rows | length == 1 -%}
-      {%- for col, v in zip(res['table'].column_names, res['table'].rows[0]) if v is not none -%}
-        {%- do written.update({col | replace('num_', '') | replace('_rows', ''): v | int}) -%}
-      {%- endfor -%}
-    {%- endif -%}
+    {#- Delta answers a MERGE / INSERT with its row counts: no extra statement to read them
+        (delete_insert: the delete's and the insert's counts added up) -#}
+    {%- for name in ['delete_keys', 'main'] if name in ran -%}
+      {%- set res = load_result(name) -%}
+      {%- if res and res['table'] is not none and res['table'].rows | length == 1 -%}
+        {%- for col, v in zip(res['table'].column_names, res['table'].rows[0]) if v is not none -%}
+          {%- set k = col | replace('num_', '') | replace('_rows', '') -%}
+          {%- do written.update({k: written.get(k, 0) + v | int}) -%}
+        {%- endfor -%}
+      {%- endif -%}
+    {%- endfor -%}
   {%- endif -%}
   {{ return({'strategy': strategy, 'statements': ran, 'rows_written': written}) }}
 {% endmacro %}

@@ -1,12 +1,17 @@
 {#- How a maintained relation is written, from its model config:
       file_format      dbt's own config: delta (default), iceberg, hudi -> MERGE path;
                        parquet (or another plain file format) -> affected key buckets overwritten
-      pdelta_apply     {buckets: 16, prune: true, cluster_by_key: false}
+      pdelta_apply     {buckets: 16, prune: true, cluster_by_key: false, upsert: delete_insert}
                          buckets         bucket count of a plain-file target (`pdelta_bucket` =
                                          pmod(hash(key), buckets), its partition column)
                          prune           MERGE / delete conditions carry the batch's key range
                                          so Delta can skip files by their min/max statistics
                          cluster_by_key  Delta targets are created CLUSTER BY the key
+                         upsert          how a batch with updates reaches a MERGE-capable target:
+                                         delete_insert (a delete-only MERGE on the batch's keys,
+                                         then an INSERT of the new images) or merge (one MERGE;
+                                         the target's own change data feed then records updates
+                                         as update images instead of delete + insert)
       pdelta_history   {type: scd2, tracked: [columns]} keeps <model>__pdelta_history
       tblproperties    dbt-spark's own config: table properties of the created target, e.g.
                        {'delta.enableDeletionVectors': 'true'} so a MERGE marks the rows it
@@ -29,6 +34,10 @@
   {%- endif -%}
   {%- set buckets = a.get('buckets', 16) | int -%}
   {%- if buckets < 1 -%}{{ exceptions.raise_compiler_error("pdelta_apply: buckets must be a positive integer") }}{%- endif -%}
+  {%- set upsert = a.get('upsert', 'delete_insert') -%}
+  {%- if upsert not in ['delete_insert', 'merge'] -%}
+    {{ exceptions.raise_compiler_error("pdelta_apply: upsert must be 'delete_insert' or 'merge', got '" ~ upsert ~ "'") }}
+  {%- endif -%}
   {%- set props = cfg.get('tblproperties') or {} -%}
   {%- if props is not mapping -%}{{ exceptions.raise_compiler_error("tblproperties: expected a mapping of property names to values, got " ~ props) }}{%- endif -%}
   {%- for k, v in props.items() -%}
@@ -39,5 +48,5 @@
   {%- endfor -%}
   {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': buckets,
              'prune': a.get('prune', true), 'cluster_by_key': a.get('cluster_by_key', false),
-             'history': history, 'tblproperties': props}) }}
+             'history': history, 'tblproperties': props, 'upsert': upsert}) }}
 {% endmacro %}

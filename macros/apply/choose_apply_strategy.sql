@@ -3,10 +3,14 @@
       none              nothing to apply
       append            only `ins`: INSERT INTO, the target is not read
       delete_by_key     only `del`/`delk`: a delete-only MERGE on the key
-      merge             anything else: one MERGE with clauses typed by the six sets
+      delete_insert     anything else: a delete-only MERGE on every key of the batch, then an
+                        INSERT of the new images (apply_delete_insert.sql: far cheaper than one
+                        MERGE with an insert clause, which reads whole files through an outer join)
+      merge             the same batch as one MERGE with clauses typed by the six sets, when the
+                        model asks for it (`pdelta_apply: {upsert: merge}`)
       bucket_overwrite  plain-file targets (no MERGE): the affected key buckets are rewritten
     A retry of a batch whose first attempt may have written part of it takes an idempotent
-    strategy (merge / bucket_overwrite): an append would add the same rows twice. -#}
+    strategy (delete_insert / merge / bucket_overwrite): an append would add the same rows twice. -#}
 {% macro choose_apply_strategy(counts, opts, retry=false) %}
   {{ return(adapter.dispatch('choose_apply_strategy', 'pdelta')(counts, opts, retry)) }}
 {% endmacro %}
@@ -20,5 +24,5 @@
   {%- if only_ins and not retry -%}{{ return('append') }}{%- endif -%}
   {%- if not opts['merge'] -%}{{ return('bucket_overwrite') }}{%- endif -%}
   {%- if only_del -%}{{ return('delete_by_key') }}{%- endif -%}
-  {{ return('merge') }}
+  {{ return(opts.get('upsert') or 'delete_insert') }}
 {% endmacro %}

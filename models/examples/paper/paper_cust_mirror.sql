@@ -1,5 +1,7 @@
 -- Cust's state kept by pdelta from its change feed, starting from the old state: equals
--- paper_cust_new once the feed holds the captured changes.
+-- paper_cust_new once the feed holds the captured changes. Applied with one typed MERGE
+-- (`upsert: merge`) instead of the default delete_insert, so both apply paths meet the
+-- paper's figures.
 {%- set m = {'changes': 'paper_cust_changes', 'key': ['cid'], 'snapshot': 'paper_cust_old'} -%}
-{{ config(materialized='mirror', pdelta_mirror=m) }}
+{{ config(materialized='mirror', pdelta_mirror=m, pdelta_apply={'upsert': 'merge'}) }}
 {{ pdelta.mirror(m) }}
