@@ -27,7 +27,7 @@ def test_bench_smoke(tmp_path):
         [sys.executable, "-m", "pdelta.bench", "--matrix", "2000:0.01,0.5", "--workloads", "tpch",
          "--contenders", "a,b,c_auto,d", "--rebuild-ratio", "0.3",
          "--out", str(out), "--work", str(tmp_path / "work"), "--fresh"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=2400)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     results = json.loads((out / "results.json").read_text())
     assert (out / "results.csv").read_text().startswith("workload,")
