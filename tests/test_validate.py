@@ -274,3 +274,21 @@ def test_flag_analysis_on_the_papers_figures():
     assert a.relations["a"] == figure_sets("paper_fig8_addr", "aid") == {"ins", "ups", "delk"}
     fig11 = figure_sets("paper_fig11_d", "cid")
     assert fig11 == {"ins", "upd", "ups", "delk"} and fig11 <= a.output and a.output - fig11 == {"del"}
+
+
+def test_apply_prediction_names_the_strategy_the_materialization_picks():
+    """`pdelta validate`/`explain` predict the apply from the view's sets; the names are those of
+    macros/apply/choose_apply_strategy.sql, and the insert side is exactly Fig. 4's sets with a
+    new image."""
+    from pdelta.algebra import ENCODING
+    from pdelta.flags import apply_statements
+
+    assert apply_statements(set()) == ["nothing to apply"]
+    assert apply_statements({"ins"})[0].startswith("append:")
+    assert apply_statements({"del", "delk"})[0].startswith("delete_by_key:")
+    for sets in ({"ins", "upd", "ups", "delk"}, {"up"}, {"upd", "del"}):
+        got = apply_statements(sets)[0]
+        assert got.startswith("delete_insert:"), got
+        images = sorted(t for t in sets if ENCODING[t][0])
+        assert got.endswith("new images of " + ", ".join(images)), got
+        assert apply_statements(sets, upsert="merge")[0].startswith("merge: MERGE WHEN"), sets

@@ -155,14 +155,20 @@ def analyze_all(views: dict[str, View]) -> dict[str, Analysis]:
     return done
 
 
-def apply_statements(sets: set[str]) -> list[str]:
-    """What applying a batch with these sets takes (paper §4: less partial deltas apply cheaper)."""
+def apply_statements(sets: set[str], upsert: str = "delete_insert") -> list[str]:
+    """What applying a batch with these sets takes (paper §4: less partial deltas apply cheaper),
+    as macros/apply/choose_apply_strategy.sql picks it for a MERGE-capable target; `upsert` is
+    the model's `pdelta_apply.upsert` (delete_insert by default, or merge)."""
     if not sets:
         return ["nothing to apply"]
     if sets <= {"ins"}:
         return ["append: INSERT INTO (no scan of the target)"]
     if sets <= {"del", "delk"}:
         return ["delete_by_key: a delete-only MERGE on the key"]
+    images = sorted(sets & {"ins", "upd", "up", "ups"})  # the sets with a new image (Fig. 4)
+    if upsert == "delete_insert":
+        return ["delete_insert: a delete-only MERGE on every key of the batch, then INSERT the new images of "
+                + ", ".join(images)]
     clauses = []
     if sets & {"del", "delk"}:
         clauses.append(f"WHEN MATCHED AND type IN ({', '.join(sorted(sets & {'del', 'delk'}))}) THEN DELETE")
