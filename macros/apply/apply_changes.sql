@@ -63,6 +63,13 @@
         {%- endfor -%}
       {%- endif -%}
     {%- endfor -%}
+    {#- Delta answers an INSERT with no counts (Spark 4.2 / Delta 4.4): an append or the insert
+        of delete_insert writes exactly the batch's rows of the sets that have a new image -#}
+    {%- if strategy in ['append', 'delete_insert'] -%}
+      {%- set ns = namespace(n=0) -%}
+      {%- for t, e in pdelta.delta_model()['encoding'].items() if e['delta'] -%}{%- set ns.n = ns.n + (counts.get(t) or 0) | int -%}{%- endfor -%}
+      {%- do written.update({'inserted': ns.n, 'affected': written.get('deleted', 0) + ns.n}) -%}
+    {%- endif -%}
   {%- endif -%}
   {{ return({'strategy': strategy, 'statements': ran, 'rows_written': written}) }}
 {% endmacro %}
