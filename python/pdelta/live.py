@@ -75,6 +75,7 @@ executors answer with (col_name, data_type, comment) rows.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -110,7 +111,13 @@ class ThriftExecutor:
             cur.close()
 
     def close(self) -> None:
-        self.conn.close()
+        # Every statement has already answered; a server that fails to close the session
+        # (seen once with Spark 4.2's Thrift Server: NoClassDefFoundError for Hive's LlapSigner,
+        # whose jar pyspark does not ship) leaves nothing undone, so say so instead of failing.
+        try:
+            self.conn.close()
+        except Exception as e:  # noqa: BLE001 - PyHive raises its own OperationalError here
+            print(f"pdelta: warning: the Thrift Server failed to close the session: {str(e)[:300]}", file=sys.stderr)
 
 
 class SessionExecutor:
