@@ -22,7 +22,7 @@
   {%- elif strategy == 'merge' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
   {%- elif strategy == 'delete_insert' -%}
-    {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_keys_sql(target, source, key, var)}) -%}
+    {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=none)}) -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_insert_images_sql(target, source, key, attrs)}) -%}
   {%- elif strategy == 'bucket_overwrite' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}

@@ -1,6 +1,7 @@
-{#- Any batch with updates or upserts, on a Delta target with deletion vectors: the paper's
-    delete-insert model (Fig. 4) applied as two statements,
-      1. a delete-only MERGE on every key of the batch (`delete_keys`), and
+{#- Any batch with updates or upserts, on a MERGE-capable target: the paper's delete-insert
+    model (Fig. 4) applied as two statements,
+      1. a delete-only MERGE on every key of the batch (`delete_keys`:
+         apply_delete_by_key_sql with no type filter), and
       2. an INSERT of every new image: the sets the delta model gives a Δ image (`main`).
     Why not one MERGE: a MERGE with an insert clause must keep the source rows no target row
     matches, so Delta joins the target to the batch with an outer join and reads every column
@@ -9,18 +10,6 @@
     reads the key column and, with deletion vectors, marks rows instead of rewriting files.
     Both statements together are idempotent (keys deleted, then their images appended), so a
     retry after a crash between or inside them runs them again. -#}
-{% macro apply_delete_keys_sql(target, source, key, range_var=none) %}
-  {{ return(adapter.dispatch('apply_delete_keys_sql', 'pdelta')(target, source, key, range_var)) }}
-{% endmacro %}
-
-{% macro default__apply_delete_keys_sql(target, source, key, range_var=none) %}
-  {%- set q = adapter.quote -%}
-  merge into {{ target }} as t
-  using (select {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ source }}) as s
-  on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}{{ pdelta.key_range_condition('t', key, range_var) }}
-  when matched then delete
-{%- endmacro %}
-
 {% macro apply_insert_images_sql(target, source, key, attrs) %}
   {{ return(adapter.dispatch('apply_insert_images_sql', 'pdelta')(target, source, key, attrs)) }}
 {% endmacro %}

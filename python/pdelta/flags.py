@@ -165,7 +165,7 @@ def apply_statements(sets: set[str], upsert: str = "delete_insert") -> list[str]
         return ["append: INSERT INTO (no scan of the target)"]
     if sets <= {"del", "delk"}:
         return ["delete_by_key: a delete-only MERGE on the key"]
-    images = sorted(sets & {"ins", "upd", "up", "ups"})  # the sets with a new image (Fig. 4)
+    images = sorted(t for t in sets if algebra.ENCODING[t][0])  # the sets with a new image (Fig. 4)
     if upsert == "delete_insert":
         return ["delete_insert: a delete-only MERGE on every key of the batch, then INSERT the new images of "
                 + ", ".join(images)]
