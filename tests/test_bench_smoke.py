@@ -3,7 +3,7 @@ TPC-H-shaped workload with all four contenders — (a) rebuild, (b) the affected
 (c) pdelta on partial feeds with the cost-based choice, (d) pdelta over CDF mirrors — on
 identical inputs. The harness itself raises when a contender's table differs from the rebuild;
 here we check that it ran to the end, wrote its results, and that the cost model chose a
-refresh for a small batch and a rebuild for a 50 % batch. No timing is asserted: speed is the
+refresh for a small batch and a plain rebuild for a 50 % batch. No timing is asserted: speed is the
 benchmark's business, not a test's.
 
 Runs in its own process (its own Spark session, warehouse and metastore under a temp dir).
@@ -41,7 +41,10 @@ def test_bench_smoke(tmp_path):
     # the forced incremental contender stayed incremental, and every run wrote something
     assert {r["mode"] for r in refresh if r["contender"] == "d"} == {"incremental"}
     assert all(r["statements"] > 0 and r["commits"] > 0 for r in refresh)
-    # the cost-based rebuild still published the view's changes (complete sets from the diff)
+    # the cost-based rebuild is a plain rebuild (pdelta_rebuild_feed: reset): no batch of changes
+    # was computed, and it wrote about what the rebuild (a) wrote, not a diff applied on top
     rebuilt = next(r for r in refresh if r["contender"] == "c_auto" and r["ratio"] == 0.5)
-    assert set(rebuilt["view_changes"]) <= {"ins", "upd", "del"} and sum(rebuilt["view_changes"].values()) > 0
+    plain = next(r for r in refresh if r["contender"] == "a" and r["ratio"] == 0.5)
+    assert rebuilt["view_changes"] == {}
+    assert rebuilt["rows_written"] <= plain["rows_written"] * 1.05, (rebuilt, plain)
     assert "c_auto/a=" in proc.stdout and "b/a=" in proc.stdout and (out / "results.md").exists()

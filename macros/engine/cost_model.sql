@@ -19,11 +19,25 @@
     (docs/bench/). Unset (the default) or false: never rebuild — the incremental path only.
 
     The inputs are cheap to get: one statement counting each pending feed range and each state
-    (Delta answers count(*) of a table from its log). -#}
+    (Delta answers count(*) of a table from its log).
+
+    What a rebuild does with the view's change feed, config `pdelta_rebuild_feed` (or the var):
+      reset (default): a plain rebuild (build_in_full). The feed starts over; views that read
+                       it see the `full` batch and rebuild too, as after --full-refresh. Costs
+                       about one rebuild.
+      diff:            the batch is the difference between the full SELECT and the view
+                       (rebuild_diff_sql), staged, applied and appended to the feed like any
+                       batch, so views downstream keep refreshing from an exact feed. Costs one
+                       evaluation of the SELECT, a join with the view, and applying the
+                       difference: several rebuilds (docs/bench/README.md). -#}
 {% macro refresh_cost_choice(view, inputs, pending) %}
   {%- set r = config.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)) -%}
+  {%- set feed = config.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')) -%}
+  {%- if feed not in ['reset', 'diff'] -%}
+    {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": pdelta_rebuild_feed is '" ~ feed ~ "'; use 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference)") }}
+  {%- endif -%}
   {%- if r is none or r is false or r == 'false' or not pending -%}
-    {{ return({'mode': 'refresh', 'reason': 'cost model off' if pending else 'nothing pending'}) }}
+    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if pending else 'nothing pending'}) }}
   {%- endif -%}
   {%- set r = r | float -%}
   {%- set parts = [] -%}
@@ -40,7 +54,7 @@
   {%- endfor -%}
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
-             'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
+             'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
 {% endmacro %}
 
 {#- The rebuild path of a refresh, keeping the view's change feed exact and the refresh

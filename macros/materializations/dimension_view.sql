@@ -1,6 +1,7 @@
 {#- dimension_view: a dimension table maintained from partial change data.
-    First run / --full-refresh / an input rebuilt in full: build the view in full from the
-    states and record each input's upper bound. Later runs: consume every input feed past its
+    First run / --full-refresh / an input rebuilt in full / changes the cost model finds dearer
+    than a rebuild: build the view in full from the states and record each input's upper bound
+    (build_in_full). Later runs: consume every input feed past its
     watermark, derive ΔV/∇V with the generalized delta rules (refresh_plan), convert to the six
     sets, stage them, apply them with the cheapest correct statements (apply_changes), extend
     the SCD2 history if configured, append them to the view's own change feed and commit the
@@ -14,7 +15,9 @@
   {%- set view = pdelta.normalize_declaration(config.get('pdelta'), model.name) -%}
   {#- the full build runs the model's SQL and refreshes run the declaration: they must agree -#}
   {%- set declared_sql = pdelta.full_select_sql(view, pdelta.resolved_states(view)) -%}
-  {%- if modules.re.sub('\\s+', '', sql) != modules.re.sub('\\s+', '', declared_sql) -%}
+  {#- SQL comments around the call are the user's (pdelta validate accepts them too) -#}
+  {%- set body = modules.re.sub('(?s)/\\*.*?\\*/', '', modules.re.sub('(?m)^\\s*--[^\\n]*$', '', sql)) -%}
+  {%- if modules.re.sub('\\s+', '', body) != modules.re.sub('\\s+', '', declared_sql) -%}
     {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so the body must be what it renders (run `pdelta validate` for details)") }}
   {%- endif -%}
   {%- set target = this.incorporate(type='table') -%}
@@ -48,41 +51,13 @@
     {%- endfor -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
+  {%- set run_state = namespace(full=false) -%}
 
   {%- if why_full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi']}}) -%}{%- endfor -%}
-    {%- do pdelta.create_batch_log(batches) -%}
-    {#- marks the build as begun: until the `full` row below is written, reruns build again -#}
-    {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
-    {%- for st in pdelta.create_target_statements(target, sql, key, opts) -%}
-      {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
-    {%- endfor -%}
-    {#- a rebuilt view starts a new feed; views that read it see the `full` row and rebuild too -#}
-    {%- call statement('create_feed') -%}
-      create or replace table {{ feed }} using delta as
-      select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
-             cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
-      from {{ target }} where false
-    {%- endcall -%}
-    {%- do adapter.cache_added(feed) -%}
-    {%- if opts['history'] -%}
-      {%- if pdelta.relation_exists(history) -%}
-        {#- the history outlives a rebuild: the rebuild is one more batch of it -#}
-        {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
-          {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
-        {%- endfor -%}
-        {%- call statement('history') -%}
-          {{ pdelta.apply_history_scd2_sql(history, '(' ~ pdelta.history_rebuild_source_sql(history, target, key, attrs_out) ~ ')', key, attrs_out, opts['history']['tracked'], batch_id) }}
-        {%- endcall -%}
-      {%- else -%}
-        {%- call statement('history') -%}{{ pdelta.create_history_sql(history, target, key, attrs_out, batch_id) }}{%- endcall -%}
-        {%- do adapter.cache_added(history) -%}
-      {%- endif -%}
-    {%- endif -%}
-    {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
-    {{ log('pdelta: ' ~ model.name ~ ' built in full (' ~ why_full | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
+    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set staged = pdelta.staged_batch(stage) -%}
@@ -104,27 +79,37 @@
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi']}}) -%}
       {%- endfor -%}
       {%- if pending -%}
-        {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
         {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
-            view than `pdelta_rebuild_ratio`, the batch is the difference between the full
-            SELECT and the view instead of the rule terms -#}
+            view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
         {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending) -%}
-        {%- if choice['mode'] == 'rebuild' -%}
-          {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+        {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
+          {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
+          {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
+                ['the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio'] ~ '; the change feed starts over']) -%}
+          {%- set run_state.full = true -%}
         {%- else -%}
-          {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-          {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
-          {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
-          {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+          {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+          {%- if choice['mode'] == 'rebuild' -%}
+            {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
+                and the view, so the feed stays an exact, complete change feed -#}
+            {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+          {%- else -%}
+            {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+            {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+            {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
+            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+          {%- endif -%}
+          {%- call statement('stage') -%}
+            create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
+          {%- endcall -%}
+          {%- do adapter.cache_added(stage) -%}
+          {%- if choice['mode'] != 'rebuild' -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
         {%- endif -%}
-        {%- call statement('stage') -%}
-          create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
-        {%- endcall -%}
-        {%- do adapter.cache_added(stage) -%}
-        {%- if choice['mode'] != 'rebuild' -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
       {%- endif -%}
     {%- endif -%}
-    {%- if not retry and not pending -%}
+    {%- if run_state.full -%}
+      {#- build_in_full ran the statements, the `main` one included -#}
+    {%- elif not retry and not pending -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}

@@ -1,0 +1,46 @@
+{#- The full build of a dimension view: the target from the compiled SELECT, an empty change
+    feed, the SCD2 history carried over (the build is one more batch of it), and each input's
+    upper bound recorded as consumed. Runs on the first build, on --full-refresh, after an
+    input view was rebuilt in full, and when the cost model finds a refresh dearer than a
+    rebuild (`pdelta_rebuild_feed: reset`, the default).
+
+    The feed starts over, so a view that reads it sees this `full` batch past its watermark and
+    rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
+    first; until the `full` row follows, reruns build in full again. -#}
+{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why) %}
+  {%- set q = adapter.quote -%}
+  {%- set feed = pdelta.meta_relation(target, 'changes') -%}
+  {%- set batches = pdelta.meta_relation(target, 'batches') -%}
+  {%- set history = pdelta.meta_relation(target, 'history') -%}
+  {%- do pdelta.create_batch_log(batches) -%}
+  {#- marks the build as begun: until the `full` row below is written, reruns build again -#}
+  {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
+  {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
+    {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+  {%- endfor -%}
+  {%- call statement('create_feed') -%}
+    create or replace table {{ feed }} using delta as
+    select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
+           cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
+    from {{ target }} where false
+  {%- endcall -%}
+  {%- do adapter.cache_added(feed) -%}
+  {%- if opts['history'] -%}
+    {%- if pdelta.relation_exists(history) -%}
+      {#- the history outlives a rebuild: the rebuild is one more batch of it -#}
+      {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
+        {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+      {%- endfor -%}
+      {%- call statement('history') -%}
+        {{ pdelta.apply_history_scd2_sql(history, '(' ~ pdelta.history_rebuild_source_sql(history, target, key, attrs_out) ~ ')', key, attrs_out, opts['history']['tracked'], batch_id) }}
+      {%- endcall -%}
+    {%- else -%}
+      {%- call statement('history') -%}{{ pdelta.create_history_sql(history, target, key, attrs_out, batch_id) }}{%- endcall -%}
+      {%- do adapter.cache_added(history) -%}
+    {%- endif -%}
+  {%- endif -%}
+  {%- set full_ranges = {} -%}
+  {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi']}}) -%}{%- endfor -%}
+  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+  {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
+{% endmacro %}
