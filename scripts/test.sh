@@ -34,10 +34,11 @@ dbt_lane() {  # target, local dir
     "run --target $target --full-refresh --vars '{paper_stage: old}'" \
     "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
     "pdelta validate --target $target" \
-    "run --target $target --vars '{paper_stage: new}' --exclude paper_d+" \
+    "run --target $target --vars '{paper_stage: new}' --exclude paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "pdelta validate --live --target $target --select paper_d" \
-    "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk" \
-    "run --target $target --vars '{paper_stage: new}' --select paper_d+" \
+    "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk --expect-mode incremental" \
+    "pdelta explain paper_d_rebuilt --target $target --expect-mode rebuild" \
+    "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }

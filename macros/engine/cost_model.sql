@@ -30,11 +30,13 @@
                        batch, so views downstream keep refreshing from an exact feed. Costs one
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
-{% macro refresh_cost_choice(view, inputs, pending) %}
-  {%- set r = config.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)) -%}
-  {%- set feed = config.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')) -%}
+{% macro refresh_cost_choice(view, inputs, pending, model_config=none) %}
+  {#- the materialization reads its model's `config`; `pdelta explain` passes the node's -#}
+  {%- set cfg = config if model_config is none else model_config -%}
+  {%- set r = cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)) -%}
+  {%- set feed = cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')) -%}
   {%- if feed not in ['reset', 'diff'] -%}
-    {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": pdelta_rebuild_feed is '" ~ feed ~ "'; use 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference)") }}
+    {{ exceptions.raise_compiler_error("pdelta: config pdelta_rebuild_feed is '" ~ feed ~ "'; use 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference)") }}
   {%- endif -%}
   {%- if r is none or r is false or r == 'false' or not pending -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if pending else 'nothing pending'}) }}

@@ -1,6 +1,7 @@
 {#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
-    declaration in normal form, each input's pending feed range, the rule terms and the SQL of
-    each, the statement that reads the six-set result and the apply statement. Logged as one
+    declaration in normal form, each input's pending feed range, the cost model's choice
+    (refresh or rebuild), the rule terms and the SQL of each, the statement that reads the
+    six-set result and the apply statement. Logged as one
     JSON line prefixed `pdelta-explain:`; nothing is written.
 
       dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
@@ -53,6 +54,15 @@
       {%- do input_counts.update({alias: pdelta.change_counts(pending) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
+    {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
+    {%- set pending = [] -%}
+    {%- for alias in view['order'] -%}
+      {%- set inp = inputs[alias] -%}
+      {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config) -%}
+    {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
+                                       'ratio': choice.get('ratio'), 'reason': choice.get('reason')}}) -%}
   {%- endif -%}
   {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
   {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}

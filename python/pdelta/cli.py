@@ -198,6 +198,23 @@ def describe_term(name: str) -> str:
     return ""
 
 
+def describe_cost_choice(choice: dict) -> str:
+    """one line on what macros/engine/cost_model.sql decided for the pending changes"""
+    if choice.get("reason") == "cost model off":
+        return "incremental refresh (pdelta_rebuild_ratio unset: the cost model is off)"
+    if choice.get("reason") == "nothing pending":
+        return "nothing pending"
+    if choice.get("mode") != "rebuild":
+        return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
+                f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
+    then = ("a plain rebuild; the change feed starts over, so views that read it rebuild too"
+            if choice.get("feed") == "reset" else
+            "the difference between the SELECT and the view is staged, applied and published as complete changes")
+    return (f"REBUILD: the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio "
+            f"{choice['ratio']:g}; {then} (pdelta_rebuild_feed: {choice.get('feed')}); the dry run below is what an "
+            "incremental refresh would emit")
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from .flags import analyze_all, cheaper_capture_hints
 
@@ -241,13 +258,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
               + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
         if not observed <= a.output:
             rc = 1  # the static analysis missed a set: a bug to report
+        choice = info.get("cost_choice") or {}
+        mode = "rebuild" if choice.get("mode") == "rebuild" else "incremental"
+        print("  cost model: " + describe_cost_choice(choice))
+        if args.expect_mode is not None and args.expect_mode != mode:
+            print(f"pdelta explain: expected the next refresh to be {args.expect_mode}, the cost model chooses {mode}")
+            rc = 1
         if args.expect_emits is not None:
             want = {t for t in args.expect_emits.split(",") if t}
             if observed != want:
                 print(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run emits {_sets(observed)}")
                 rc = 1
-    elif args.expect_emits is not None:
-        print("pdelta explain: --expect-emits needs a built view")
+    elif args.expect_emits is not None or args.expect_mode is not None:
+        print("pdelta explain: --expect-emits and --expect-mode need a built view")
         rc = 1
     print("\nrule terms:")
     for t in info["terms"]:
@@ -351,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("model")
     exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
+    exp_.add_argument("--expect-mode", choices=["incremental", "rebuild"],
+                      help="exit 1 unless the cost model chooses this for the next refresh (pdelta_rebuild_ratio)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
     exp_.set_defaults(func=cmd_explain)
     sub.add_parser("run", help="validate, then run dbt with the given arguments (pdelta run build --target local)")
