@@ -59,14 +59,14 @@
              'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
 {% endmacro %}
 
-{#- The rebuild path of a refresh, keeping the view's change feed exact and the refresh
-    crash-safe: the full SELECT is compared with the view as it is, and the difference becomes
+{#- The rebuild path with `pdelta_rebuild_feed: diff`, keeping the view's change feed exact
+    and the refresh crash-safe: the full SELECT is compared with the view as it is, and the difference becomes
     the batch's *complete* six-set changes — `ins` (new key), `del` (vanished key, old row),
     `upd` (new row, `_pdelta_before` = old attributes) for keys whose attributes differ
     (null-safe). The caller stages and applies it like any batch (so a crash is retried from
     the stage) and appends it to the view's feed: consumers see ordinary complete changes.
-    Costs one evaluation of the SELECT, one scan of the view joined on the key, and the apply
-    (at large change ratios a MERGE rewrites most files, about what a rebuild writes). -#}
+    Costs one evaluation of the SELECT, one scan of the view joined on the key, the apply and
+    the feed append: 4–5× a plain rebuild at 1M rows in `make bench` (docs/bench/). -#}
 {% macro rebuild_diff_sql(target, select_sql, key, attrs) %}
   {%- set q = adapter.quote -%}
   select {% for k in key %}coalesce(n.{{ q(k) }}, o.{{ q(k) }}) as {{ q(k) }}, {% endfor %}
