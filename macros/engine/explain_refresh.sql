@@ -49,18 +49,13 @@
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set pending = '(select `_pdelta_type` from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int)
+      {%- set pending_rows = '(select `_pdelta_type` from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int)
                         ~ (' and `_pdelta_seq` > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '') ~ ')' -%}
-      {%- do input_counts.update({alias: pdelta.change_counts(pending) if inp['hi'] is not none else {}}) -%}
+      {%- do input_counts.update({alias: pdelta.change_counts(pending_rows) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
-    {%- set pending = [] -%}
-    {%- for alias in view['order'] -%}
-      {%- set inp = inputs[alias] -%}
-      {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
-    {%- endfor -%}
-    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config) -%}
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pdelta.pending_inputs(view, inputs), node.config) -%}
     {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason')}}) -%}
   {%- endif -%}

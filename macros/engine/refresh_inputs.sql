@@ -39,6 +39,16 @@
   {{ return(inputs) }}
 {% endmacro %}
 
+{#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi] -#}
+{% macro pending_inputs(view, inputs) %}
+  {%- set pending = [] -%}
+  {%- for alias in view['order'] -%}
+    {%- set inp = inputs[alias] -%}
+    {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(pending) }}
+{% endmacro %}
+
 {#- a state's columns as [[name, type]], the form refresh_plan takes -#}
 {% macro state_columns(state) %}
   {%- set cols = [] -%}

@@ -67,7 +67,6 @@
       {%- do ranges.update(staged['ranges']) -%}
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
-      {%- set pending = [] -%}
       {%- for alias in view['order'] -%}
         {%- set inp = inputs[alias] -%}
         {%- if alias not in blog['consumed'] -%}
@@ -75,9 +74,9 @@
         {%- endif -%}
         {%- do inp.update({'lo': blog['consumed'][alias]}) -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-        {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi']}}) -%}
       {%- endfor -%}
+      {%- set pending = pdelta.pending_inputs(view, inputs) -%}
       {%- if pending -%}
         {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
             view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
