@@ -92,12 +92,21 @@ CATALOGUE = {
                              "output column `cname` is declared twice"),
     "bad_hand_written_spj": (body("select c.cid, c.cname from {{ ref('cust') }} c"), "body", None,
                              "its body is not {{ pdelta.dimension_view(<declaration>) }}"),
+    # the materialization refuses SQL around the call (refreshes would not compute it)
+    "bad_sql_after_call": (body("{{ pdelta.dimension_view(v) }}\nwhere cid > 0"), "body", None,
+                           "its body has more than {{ pdelta.dimension_view(...) }}: `where cid > 0`"),
+    "bad_trailing_comment": (body("{{ pdelta.dimension_view(v) }} -- not on a line of its own"), "body", None,
+                             "`-- not on a line of its own`"),
+    "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
+                      "`union all {{ pdelta.dimension_view(v) }}`"),
 }
 
 VALID = {
     "good_view": GOOD,
     "good_composite_join": view(a2=A2),
     "good_capture_feed": view(a={**A, "changes": "addr_capture", "technique": "upsert_feed"}),
+    # comments the materialization strips: whole lines of `--`, /* */ anywhere
+    "good_commented": body("-- the customers' dimension\n/* built by pdelta */ {{ pdelta.dimension_view(v) }} /* end */\n  -- done"),
     "good_chained": {"root": "z", "relations": {
         "z": {"state": "zone", "changes": "zone_changes", "key": ["zid"], "technique": "snapshot_diff",
               "columns": ["zid", "zname"]},

@@ -60,13 +60,88 @@ def check_body(node) -> list[Violation]:
     what makes it no dimension view."""
     raw = node.raw_code
     if "pdelta.dimension_view(" in raw:
-        return []
+        extra = text_besides_call(raw)
+        if not extra:
+            return []
+        return [Violation(node.name, "body", f"its body has more than {{{{ pdelta.dimension_view(...) }}}}: `{extra}`; "
+                          "refreshes compute the declaration alone, so the materialization refuses the model",
+                          hint="only config(), Jinja statements and comments may surround the call; put predicates "
+                               "in the declaration's `where`")]
     problems = sql_constructs(raw)
     out = [Violation(node.name, rule, msg, hint="a dimension view is declared, not written: "
                      "its body is {{ pdelta.dimension_view(view) }}") for rule, msg in problems]
     return out or [Violation(node.name, "body", "its body is not {{ pdelta.dimension_view(<declaration>) }}; "
                              "refreshes would compute the declaration, not this SQL",
                              hint="put the SELECT's relations, joins, columns and predicates in the declaration")]
+
+
+def jinja_spans(raw: str) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of each `{{ }}`, `{% %}` and `{# #}` in a model; an expression or
+    statement ends at the first closing delimiter outside quotes and brackets, so a declaration
+    written inline (`{"c": {"key": ["id"]}}`) does not end it early."""
+    spans, i, n = [], 0, len(raw)
+    closing = {"{{": "}}", "{%": "%}", "{#": "#}"}
+    while True:
+        i = raw.find("{", i)
+        if i < 0 or i + 1 >= n:
+            return spans
+        opener = raw[i:i + 2]
+        if opener not in closing:
+            i += 1
+            continue
+        close, j, depth, quote = closing[opener], i + 2, 0, None
+        while j < n:
+            ch = raw[j]
+            if opener == "{#":
+                if raw.startswith(close, j):
+                    break
+            elif quote:
+                if ch == "\\":
+                    j += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}" and not (depth == 0 and raw.startswith(close, j)):
+                depth -= 1
+            elif depth <= 0 and raw.startswith(close, j):
+                break
+            j += 1
+        end = min(n, j + 2)
+        spans.append((i, end, opener))
+        i = end
+
+
+_DIMENSION_VIEW_CALL = re.compile(r"^\{\{-?\s*pdelta\.dimension_view\s*\(.*\)\s*-?\}\}$", re.S)
+_CONFIG_CALL = re.compile(r"^\{\{-?\s*config\s*\(", re.S)
+# the materialization's own comment stripping: whole-line `--` comments, then /* */ blocks
+_LINE_COMMENT = re.compile(r"^\s*--[^\n]*$", re.M)
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+
+
+def text_besides_call(raw: str) -> str:
+    """What a dimension_view model renders besides its one `{{ pdelta.dimension_view(...) }}`:
+    text outside Jinja other than whitespace and SQL comments, any other `{{ }}` expression but
+    config(), or a second call (shortened; empty when the body is just the call). Mirrors the
+    materialization, which strips whole-line `--` comments and /* */ blocks from the rendered
+    body and compares it with the declaration's SQL; statically an expression other than the
+    call cannot be known to render to nothing, so it counts as extra."""
+    out, pos, calls = [], 0, 0
+    for start, end, kind in jinja_spans(raw):
+        out.append(raw[pos:start])
+        pos = end
+        text = raw[start:end]
+        quiet = kind != "{{" or _CONFIG_CALL.match(text) or (calls == 0 and _DIMENSION_VIEW_CALL.match(text))
+        if quiet and kind == "{{" and not _CONFIG_CALL.match(text):
+            calls += 1
+        # a span that renders nothing leaves its place on the line, so `-- x` after it is no whole-line comment
+        out.append("\x00" if quiet else text)
+    out.append(raw[pos:])
+    rest = _BLOCK_COMMENT.sub("", _LINE_COMMENT.sub("", "".join(out))).replace("\x00", " ")
+    found = " ".join(rest.split())
+    return found if len(found) <= 80 else found[:77] + "..."
 
 
 def sql_constructs(raw: str) -> list[tuple[str, str]]:
