@@ -38,6 +38,7 @@ dbt_lane() {  # target, local dir
     "pdelta validate --live --target $target --select paper_d" \
     "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk --expect-mode incremental" \
     "pdelta explain paper_d_rebuilt --target $target --expect-mode rebuild" \
+    "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
     "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"

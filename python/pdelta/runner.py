@@ -1,8 +1,10 @@
 """Run several dbt (and pdelta) commands in one process, so the embedded Spark session (and its
-JVM) starts once instead of once per command. Stops at the first failing command.
+JVM) starts once instead of once per command. Stops at the first failing command. A command
+written `! <command>` must fail (a check that a guard refuses what it should).
 
     python -m pdelta.runner "seed --target local" "build --target local --vars '{a: 1}'" \
-                            "pdelta explain paper_d --target local"
+                            "pdelta explain paper_d --target local" \
+                            "! pdelta explain paper_d --target local --expect-mode rebuild"
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ def run_all(commands: list[str]) -> int:
     runner = dbtRunner()
     for command in commands:
         started = time.time()
+        must_fail = command.startswith("! ")
+        command = command[2:].lstrip() if must_fail else command
         if command.startswith("pdelta "):
             from .cli import main
 
@@ -30,6 +34,9 @@ def run_all(commands: list[str]) -> int:
             print(f"\n$ dbt {command}", flush=True)
             ok = runner.invoke(shlex.split(command)).success
             what = "dbt " + command.split()[0]
+        if must_fail:
+            print(f"[pdelta] {what}: {'failed, as it must' if not ok else 'SUCCEEDED but must fail'}", flush=True)
+            ok = not ok
         print(f"[pdelta] {what}: {'ok' if ok else 'FAILED'} in {time.time() - started:.0f}s", flush=True)
         if not ok:
             return 1

@@ -1,0 +1,18 @@
+"""pdelta.runner: commands run in order in one process, the first failure stops the run, and a
+command written `! <command>` must fail (how `make test` checks that a guard refuses)."""
+from __future__ import annotations
+
+from pdelta.runner import run_all
+
+
+def test_a_command_that_must_fail_passes_only_when_it_fails(capsys):
+    assert run_all(["! no-such-command"]) == 0
+    assert "failed, as it must" in capsys.readouterr().out
+    assert run_all(["! --version"]) == 1
+    assert "SUCCEEDED but must fail" in capsys.readouterr().out
+
+
+def test_the_first_failure_stops_the_run(capsys):
+    assert run_all(["--version", "no-such-command", "--version"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("$ dbt --version") == 1 and "dbt no-such-command: FAILED" in out
