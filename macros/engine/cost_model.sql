@@ -45,8 +45,8 @@
   {%- set parts = [] -%}
   {%- for alias in pending -%}
     {%- set inp = inputs[alias] -%}
-    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, (select count(*) from " ~ inp['changes'] ~ " where `_pdelta_seq` <= " ~ (inp['hi'] | int)
-                        ~ (" and `_pdelta_seq` > " ~ (inp['lo'] | int) if inp['lo'] is not none else "") ~ ") as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
+    {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) -%}
+    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, (select count(*) from (" ~ pending_rows ~ ")) as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
   {%- set ns = namespace(f=0.0) -%}
   {%- set counts = {} -%}

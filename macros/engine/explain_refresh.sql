@@ -49,8 +49,7 @@
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set pending_rows = '(select `_pdelta_type` from ' ~ inp['changes'] ~ ' where `_pdelta_seq` <= ' ~ (inp['hi'] | int)
-                        ~ (' and `_pdelta_seq` > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '') ~ ')' -%}
+      {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'], inp['lo'], inp['hi']) ~ ')' -%}
       {%- do input_counts.update({alias: pdelta.change_counts(pending_rows) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
