@@ -97,6 +97,13 @@ CATALOGUE = {
                            "its body has more than {{ pdelta.dimension_view(...) }}: `where cid > 0`"),
     "bad_trailing_comment": (body("{{ pdelta.dimension_view(v) }} -- not on a line of its own"), "body", None,
                              "`-- not on a line of its own`"),
+    # config the materialization refuses (python/pdelta/options.py, tests/test_options.py)
+    "bad_apply_config": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+                         "pdelta_apply={'bucket': 8}) }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
+                         "pdelta_apply: unknown option `bucket`"),
+    "bad_rebuild_ratio": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+                          "pdelta_rebuild_ratio='often') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
+                          "pdelta_rebuild_ratio: expected a number of at least 0"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
                       "`union all {{ pdelta.dimension_view(v) }}`"),
 }

@@ -17,36 +17,17 @@
                        {'delta.enableDeletionVectors': 'true'} so a MERGE marks the rows it
                        replaces instead of rewriting every file a batch's keys touch -#}
 {% macro apply_options(cfg, attrs) %}
+  {%- set errors = pdelta.apply_option_errors(cfg, attrs) -%}
+  {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set fmt = (cfg.get('file_format') or 'delta') | lower -%}
   {%- set a = cfg.get('pdelta_apply') or {} -%}
   {%- set h = cfg.get('pdelta_history') -%}
   {%- set history = none -%}
   {%- if h -%}
     {%- if h is string -%}{%- set h = {'type': h} -%}{%- endif -%}
-    {%- if (h.get('type') or 'scd2') != 'scd2' -%}
-      {{ exceptions.raise_compiler_error("pdelta_history: type must be 'scd2', got '" ~ h.get('type') ~ "'") }}
-    {%- endif -%}
-    {%- set tracked = h.get('tracked') or attrs -%}
-    {%- for c in tracked if c not in attrs -%}
-      {{ exceptions.raise_compiler_error("pdelta_history: tracked column `" ~ c ~ "` is not a non-key output column (" ~ attrs | join(', ') ~ ")") }}
-    {%- endfor -%}
-    {%- set history = {'type': 'scd2', 'tracked': tracked} -%}
+    {%- set history = {'type': 'scd2', 'tracked': h.get('tracked') or attrs} -%}
   {%- endif -%}
-  {%- set buckets = a.get('buckets', 16) | int -%}
-  {%- if buckets < 1 -%}{{ exceptions.raise_compiler_error("pdelta_apply: buckets must be a positive integer") }}{%- endif -%}
-  {%- set upsert = a.get('upsert', 'delete_insert') -%}
-  {%- if upsert not in ['delete_insert', 'merge'] -%}
-    {{ exceptions.raise_compiler_error("pdelta_apply: upsert must be 'delete_insert' or 'merge', got '" ~ upsert ~ "'") }}
-  {%- endif -%}
-  {%- set props = cfg.get('tblproperties') or {} -%}
-  {%- if props is not mapping -%}{{ exceptions.raise_compiler_error("tblproperties: expected a mapping of property names to values, got " ~ props) }}{%- endif -%}
-  {%- for k, v in props.items() -%}
-    {#- property names and values are rendered as SQL string literals; refuse what would break out of one -#}
-    {%- if "'" in (k | string) or "\\" in (k | string) or "'" in (v | string) or "\\" in (v | string) -%}
-      {{ exceptions.raise_compiler_error("tblproperties: `" ~ k ~ "` = `" ~ v ~ "` contains a quote or backslash, which a table property cannot carry here") }}
-    {%- endif -%}
-  {%- endfor -%}
-  {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': buckets,
+  {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': a.get('buckets', 16) | int,
              'prune': a.get('prune', true), 'cluster_by_key': a.get('cluster_by_key', false),
-             'history': history, 'tblproperties': props, 'upsert': upsert}) }}
+             'history': history, 'tblproperties': cfg.get('tblproperties') or {}, 'upsert': a.get('upsert', 'delete_insert')}) }}
 {% endmacro %}

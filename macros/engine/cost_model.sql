@@ -32,16 +32,11 @@
                        difference: several rebuilds (docs/bench/README.md). -#}
 {% macro refresh_cost_choice(view, inputs, pending, model_config=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's -#}
-  {%- set cfg = config if model_config is none else model_config -%}
-  {%- set r = cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)) -%}
-  {%- set feed = cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')) -%}
-  {%- if feed not in ['reset', 'diff'] -%}
-    {{ exceptions.raise_compiler_error("pdelta: config pdelta_rebuild_feed is '" ~ feed ~ "'; use 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference)") }}
-  {%- endif -%}
-  {%- if r is none or r is false or r == 'false' or not pending -%}
+  {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
+  {%- set r, feed = opts['ratio'], opts['feed'] -%}
+  {%- if r is none or not pending -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if pending else 'nothing pending'}) }}
   {%- endif -%}
-  {%- set r = r | float -%}
   {%- set parts = [] -%}
   {%- for alias in pending -%}
     {%- set inp = inputs[alias] -%}

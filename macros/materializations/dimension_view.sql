@@ -30,6 +30,8 @@
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in key -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
+  {#- a bad cost-model setting fails every run, not only the first with pending changes -#}
+  {%- do pdelta.rebuild_options(config) -%}
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 

@@ -14,6 +14,7 @@ from sqlglot import exp
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
 from .flags import technique_sets
+from .options import apply_option_errors, rebuild_option_errors
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
 FEED_COLUMNS = ("_pdelta_type", "_pdelta_seq")
@@ -51,7 +52,17 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
         errors += check_body(node)
         if node.name in views:
             errors += check_view(project, views[node.name], views)
+            errors += check_options(node, views[node.name])
     return views, errors
+
+
+def check_options(node, view: View) -> list[Violation]:
+    """the model's apply and cost-model config, refused with the materialization's messages"""
+    cfg = {k: node.config.get(k) for k in ("pdelta_apply", "pdelta_history", "tblproperties", "pdelta_rebuild_ratio")}
+    cfg["pdelta_rebuild_feed"] = node.config.get("pdelta_rebuild_feed", "reset")
+    attrs = [o[0] for o in view.output if o[0] not in view.key]
+    return [Violation(node.name, "config", m, hint="docs/apply.md and docs/dimension-views.md list the settings")
+            for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg)]
 
 
 def check_body(node) -> list[Violation]:

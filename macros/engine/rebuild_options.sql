@@ -1,0 +1,32 @@
+{#- The cost model's settings (macros/engine/cost_model.sql), each from the model's config or
+    else the project var of the same name:
+      pdelta_rebuild_ratio  the share of the view a batch may reach before the refresh rebuilds
+                            instead; unset or false: never rebuild
+      pdelta_rebuild_feed   reset (default) or diff: what a rebuild does to the view's feed
+    rebuild_options returns {ratio: float or none, feed} and refuses a bad value with the
+    message of rebuild_option_errors, which `pdelta validate` reports too
+    (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
+{% macro rebuild_options(cfg) %}
+  {%- set eff = {'pdelta_rebuild_ratio': cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)),
+                 'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset'))} -%}
+  {%- set errors = pdelta.rebuild_option_errors(eff) -%}
+  {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
+  {%- set r = eff['pdelta_rebuild_ratio'] -%}
+  {{ return({'ratio': none if r is none or r is false or r == 'false' else r | float, 'feed': eff['pdelta_rebuild_feed']}) }}
+{% endmacro %}
+
+{#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
+{% macro rebuild_option_errors(cfg) %}
+  {%- set out = [] -%}
+  {%- set r = cfg.get('pdelta_rebuild_ratio') -%}
+  {%- set off = r is none or r is false or r == 'false' -%}
+  {%- set number = (r is number and r is not boolean and r >= 0) or (r is string and modules.re.match('^[0-9]+(\\.[0-9]+)?$', r)) -%}
+  {%- if not off and not number -%}
+    {%- do out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach before the refresh rebuilds instead) or false, got " ~ r) -%}
+  {%- endif -%}
+  {%- set feed = cfg.get('pdelta_rebuild_feed', 'reset') -%}
+  {%- if feed not in ['reset', 'diff'] -%}
+    {%- do out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference), got '" ~ feed ~ "'") -%}
+  {%- endif -%}
+  {{ return(out) }}
+{% endmacro %}

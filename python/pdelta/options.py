@@ -1,0 +1,81 @@
+"""A maintained relation's configuration besides its declaration: how it is applied
+(`pdelta_apply`, `pdelta_history`, `tblproperties`) and when a refresh rebuilds instead
+(`pdelta_rebuild_ratio`, `pdelta_rebuild_feed`). The materialization refuses a bad value at
+run time (macros/apply/apply_option_errors.sql, macros/engine/rebuild_options.sql);
+`pdelta validate` refuses it before anything runs, with the same message.
+tests/test_options.py runs the same cases through both."""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+APPLY_OPTIONS = ("buckets", "cluster_by_key", "prune", "upsert")
+UPSERTS = ("delete_insert", "merge")
+REBUILD_FEEDS = ("reset", "diff")
+
+
+def _s(v: Any) -> str:
+    """a value as Jinja's `~` prints it"""
+    return str(v)
+
+
+def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
+    """messages for `pdelta_apply`, `pdelta_history` and `tblproperties` (`attrs`: the
+    relation's non-key columns, which history may track)"""
+    out: list[str] = []
+    a = cfg.get("pdelta_apply")
+    if a is not None and not isinstance(a, Mapping):
+        out.append(f"pdelta_apply: expected a mapping of options ({', '.join(APPLY_OPTIONS)}), got {_s(a)}")
+        a = {}
+    for k in sorted(a or {}):
+        if k not in APPLY_OPTIONS:
+            out.append(f"pdelta_apply: unknown option `{k}` (known: {', '.join(APPLY_OPTIONS)})")
+    if a and "buckets" in a:
+        b = a["buckets"]
+        if isinstance(b, bool) or not isinstance(b, int) or b < 1:
+            out.append(f"pdelta_apply: buckets must be a positive integer, got {_s(b)}")
+    for k in ("prune", "cluster_by_key"):
+        if a and k in a and not isinstance(a[k], bool):
+            out.append(f"pdelta_apply: {k} must be true or false, got {_s(a[k])}")
+    if a and "upsert" in a and a["upsert"] not in UPSERTS:
+        out.append(f"pdelta_apply: upsert must be 'delete_insert' or 'merge', got '{_s(a['upsert'])}'")
+    h = cfg.get("pdelta_history")
+    if h:
+        if isinstance(h, str):
+            h = {"type": h}
+        if not isinstance(h, Mapping):
+            out.append(f"pdelta_history: expected 'scd2' or a mapping {{type: scd2, tracked: [columns]}}, got {_s(h)}")
+        else:
+            if (h.get("type") or "scd2") != "scd2":
+                out.append(f"pdelta_history: type must be 'scd2', got '{_s(h.get('type'))}'")
+            for c in h.get("tracked") or []:
+                if c not in attrs:
+                    out.append(f"pdelta_history: tracked column `{c}` is not a non-key output column ({', '.join(attrs)})")
+    props = cfg.get("tblproperties") or {}
+    if not isinstance(props, Mapping):
+        out.append(f"tblproperties: expected a mapping of property names to values, got {_s(props)}")
+    else:
+        for k, v in props.items():
+            # rendered as SQL string literals: refuse what would break out of one
+            if any(ch in _s(x) for x in (k, v) for ch in ("'", "\\")):
+                out.append(f"tblproperties: `{k}` = `{_s(v)}` contains a quote or backslash, which a table property cannot carry here")
+    return out
+
+
+_NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+
+
+def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
+    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`"""
+    out: list[str] = []
+    r = cfg.get("pdelta_rebuild_ratio")
+    off = r is None or r is False or r == "false"
+    number = (isinstance(r, (int, float)) and not isinstance(r, bool) and r >= 0) or (isinstance(r, str) and _NUMBER.match(r))
+    if not off and not number:
+        out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach "
+                   f"before the refresh rebuilds instead) or false, got {_s(r)}")
+    feed = cfg.get("pdelta_rebuild_feed", "reset")
+    if feed not in REBUILD_FEEDS:
+        out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or "
+                   f"'diff' (the feed gets the rebuild's exact difference), got '{_s(feed)}'")
+    return out

@@ -1,0 +1,117 @@
+"""A maintained relation's apply and cost-model config: every bad value gets its own message,
+the same from the Jinja engine (which refuses the run) and from `pdelta validate` (which
+refuses it before anything runs). The Jinja side runs through `dbt run-operation`: no Spark."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pdelta.options import apply_option_errors, rebuild_option_errors
+
+ROOT = Path(__file__).resolve().parents[1]
+ATTRS = ["cname", "acity"]
+
+# case -> (config, message fragment; None: valid)
+CASES = {
+    "valid_everything": ({"pdelta_apply": {"buckets": 8, "prune": False, "cluster_by_key": True, "upsert": "merge"},
+                          "pdelta_history": {"type": "scd2", "tracked": ["cname"]},
+                          "tblproperties": {"delta.enableDeletionVectors": "true"},
+                          "pdelta_rebuild_ratio": 0.2, "pdelta_rebuild_feed": "diff"}, None),
+    "valid_cost_model_off": ({"pdelta_rebuild_ratio": False}, None),
+    "valid_shorthands": ({"pdelta_history": "scd2", "pdelta_rebuild_ratio": "0.5", "pdelta_apply": {}}, None),
+    "apply_not_a_mapping": ({"pdelta_apply": "merge"}, "pdelta_apply: expected a mapping of options (buckets, cluster_by_key, prune, upsert), got merge"),
+    "apply_unknown_option": ({"pdelta_apply": {"bucket": 8}}, "pdelta_apply: unknown option `bucket`"),
+    "buckets_zero": ({"pdelta_apply": {"buckets": 0}}, "buckets must be a positive integer, got 0"),
+    "buckets_text": ({"pdelta_apply": {"buckets": "many"}}, "buckets must be a positive integer, got many"),
+    "buckets_boolean": ({"pdelta_apply": {"buckets": True}}, "buckets must be a positive integer, got True"),
+    "prune_text": ({"pdelta_apply": {"prune": "no"}}, "pdelta_apply: prune must be true or false, got no"),
+    "cluster_by_key_number": ({"pdelta_apply": {"cluster_by_key": 1}}, "cluster_by_key must be true or false, got 1"),
+    "upsert_unknown": ({"pdelta_apply": {"upsert": "replace"}}, "upsert must be 'delete_insert' or 'merge', got 'replace'"),
+    "history_type": ({"pdelta_history": "scd1"}, "pdelta_history: type must be 'scd2', got 'scd1'"),
+    "history_a_list": ({"pdelta_history": ["cname"]}, "pdelta_history: expected 'scd2' or a mapping"),
+    "history_tracks_the_key": ({"pdelta_history": {"tracked": ["cid"]}},
+                               "tracked column `cid` is not a non-key output column (cname, acity)"),
+    "tblproperties_not_a_mapping": ({"tblproperties": "a=1"}, "tblproperties: expected a mapping of property names to values, got a=1"),
+    "tblproperties_quote": ({"tblproperties": {"comment": "it's"}}, "`comment` = `it's` contains a quote or backslash"),
+    "ratio_text": ({"pdelta_rebuild_ratio": "often"}, "pdelta_rebuild_ratio: expected a number of at least 0"),
+    "ratio_negative": ({"pdelta_rebuild_ratio": -0.1}, "or false, got -0.1"),
+    "ratio_true": ({"pdelta_rebuild_ratio": True}, "or false, got True"),
+    "rebuild_feed_unknown": ({"pdelta_rebuild_feed": "keep"}, "pdelta_rebuild_feed: expected 'reset'"),
+    "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
+}
+
+
+def python_errors(cfg: dict) -> list[str]:
+    return apply_option_errors(cfg, ATTRS) + rebuild_option_errors(cfg)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_python_names_each_bad_value(case):
+    cfg, fragment = CASES[case]
+    errs = python_errors(cfg)
+    if fragment is None:
+        assert errs == []
+    else:
+        assert errs and fragment in errs[0], errs
+    if case == "several_at_once":
+        assert len(errs) == 3, errs
+
+
+MACROS = """
+{% macro options_report(cases, attrs) %}
+  {%- set out = {} -%}
+  {%- for name, cfg in cases.items() -%}
+    {%- do out.update({name: pdelta.apply_option_errors(cfg, attrs) + pdelta.rebuild_option_errors(cfg)}) -%}
+  {%- endfor -%}
+  {{ log('OPTIONS_REPORT ' ~ tojson(out), info=true) }}
+{% endmacro %}
+{% macro options_refused(cfg, attrs) %}
+  {%- do pdelta.apply_options(cfg, attrs) -%}
+  {%- do pdelta.rebuild_options(cfg) -%}
+{% endmacro %}
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    from dbt.cli.main import dbtRunner
+
+    d = tmp_path_factory.mktemp("options")
+    (d / "macros").mkdir()
+    (d / "dbt_project.yml").write_text("name: options_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n")
+    (d / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    (d / "macros" / "options_report.sql").write_text(MACROS)
+    os.environ["PDELTA_EXAMPLES"] = "false"
+    res = dbtRunner().invoke(["deps", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--quiet"])
+    assert res.success, res.exception
+    return d
+
+
+def run_operation(d: Path, macro: str, args: dict):
+    from dbt.cli.main import dbtRunner
+
+    logged: list[str] = []  # every event's message: log() output and the operation's error
+    runner = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)])
+    res = runner.invoke(["run-operation", macro, "--args", json.dumps(args), "--project-dir", str(d),
+                         "--profiles-dir", str(ROOT)])
+    return res, logged
+
+
+def test_jinja_gives_python_s_messages(project):
+    res, logged = run_operation(project, "options_report", {"cases": {k: v[0] for k, v in CASES.items()}, "attrs": ATTRS})
+    assert res.success, res.exception
+    report = json.loads(next(m for m in logged if m.startswith("OPTIONS_REPORT ")).split(" ", 1)[1])
+    for case, (cfg, _) in CASES.items():
+        assert report[case] == python_errors(cfg), case
+
+
+@pytest.mark.parametrize("case", ["apply_unknown_option", "ratio_text"])
+def test_the_engine_refuses_a_bad_value(project, case):
+    cfg, fragment = CASES[case]
+    res, logged = run_operation(project, "options_refused", {"cfg": cfg, "attrs": ATTRS})
+    assert not res.success and any(fragment in m for m in logged), logged
+    res, _ = run_operation(project, "options_refused", {"cfg": CASES["valid_everything"][0], "attrs": ATTRS})
+    assert res.success, res.exception
