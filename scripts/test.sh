@@ -41,6 +41,10 @@ dbt_lane() {  # target, local dir
     "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
     "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
+    "run-operation paper_feed_fault --target $target --args '{kind: null_seq}'" \
+    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: 1 row(s) with a NULL \`_pdelta_seq\`" \
+    "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \
+    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: row(s) that landed at or below" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 

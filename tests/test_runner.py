@@ -16,3 +16,9 @@ def test_the_first_failure_stops_the_run(capsys):
     assert run_all(["--version", "no-such-command", "--version"]) == 1
     out = capsys.readouterr().out
     assert out.count("$ dbt --version") == 1 and "dbt no-such-command: FAILED" in out
+
+
+def test_a_command_that_must_fail_must_also_say_why(capsys):
+    assert run_all(["! no-such-command :: No such command"]) == 0
+    assert run_all(["! no-such-command :: something else entirely"]) == 1
+    assert "failed, but without saying 'something else entirely'" in capsys.readouterr().out

@@ -71,6 +71,7 @@
 
 {% macro stage_properties(batch_id, ranges) %}
   {%- set plain = {} -%}
-  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi']}}) -%}{%- endfor -%}
+  {#- feed_rows: what the next refresh checks for rows behind the watermark (feeds_behind_watermark) -#}
+  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'feed_rows': r.get('feed_rows')}}) -%}{%- endfor -%}
   {{ return("tblproperties ('pdelta.batch' = '" ~ (batch_id | int) ~ "', 'pdelta.ranges' = " ~ pdelta.sql_literal(tojson(plain)) ~ ")") }}
 {% endmacro %}

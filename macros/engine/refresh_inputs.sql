@@ -9,8 +9,10 @@
       - a state that is a pdelta mirror of this feed: the mirror's last committed position
         (feed rows that landed after the mirror froze its range are not in its state yet);
       - a feed written by a pdelta capture: its last committed batch;
-      - otherwise the feed's highest sequence now. -#}
-{% macro freeze_inputs(view) %}
+      - otherwise the feed's highest sequence now, read by feed_scan, which also counts what
+        no refresh would ever read (feed_rows, through_lo, null_seq; `consumed`: alias -> the
+        sequence consumed so far, from the batch log; see feeds_behind_watermark). -#}
+{% macro freeze_inputs(view, consumed={}) %}
   {%- set inputs = {} -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
@@ -31,8 +33,10 @@
       {%- else -%}
         {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
       {%- endif -%}
-    {%- else -%}
+    {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
+    {%- else -%}
+      {%- do inp.update(pdelta.feed_scan(changes, consumed.get(alias))) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
@@ -75,4 +79,46 @@
     {{ return(none if last < 0 else last) }}
   {%- endif -%}
   {{ return(pdelta.feed_high_watermark(changes)) }}
+{% endmacro %}
+
+{#- A feed that is no pdelta relation's, in one scan: {hi: its highest sequence now (none when
+    empty), feed_rows: rows with a sequence (all at or below hi), through_lo: rows at or below
+    `lo` (none without lo), null_seq: rows without a sequence}. Rows at or below a sequence an
+    earlier refresh consumed, or with none, are read by no refresh: feeds_behind_watermark
+    compares these counts with the ones recorded when lo was consumed. -#}
+{% macro feed_scan(changes, lo=none) %}
+  {%- set sql -%}
+    select max(`_pdelta_seq`), count(`_pdelta_seq`),
+           {% if lo is none %}cast(null as bigint){% else %}count_if(`_pdelta_seq` <= {{ lo | int }}){% endif %},
+           count_if(`_pdelta_seq` is null)
+    from {{ changes }}
+  {%- endset -%}
+  {%- set row = run_query(sql).rows[0] -%}
+  {{ return({'hi': none if row[0] is none else row[0] | int, 'feed_rows': row[1] | int,
+             'through_lo': none if row[2] is none else row[2] | int, 'null_seq': row[3] | int}) }}
+{% endmacro %}
+
+{#- Rows of the inputs' feeds that no refresh would ever read, as one message per input (empty:
+    none). A row with a NULL sequence is never in a range (lo, hi]. A row appended with a
+    sequence at or below what an earlier refresh consumed lies behind the watermark: the feed
+    now holds more rows at or below lo than it did when lo was consumed (`recorded`: alias ->
+    feed_rows of the refresh that consumed lo, kept with its staged batch). The count is net:
+    rows deleted from the feed meanwhile can hide as many late ones. -#}
+{% macro feeds_behind_watermark(view, inputs, recorded) %}
+  {%- set out = [] -%}
+  {%- for alias in view['order'] -%}
+    {%- set inp = inputs[alias] -%}
+    {%- set why = [] -%}
+    {%- if inp.get('null_seq') -%}
+      {%- do why.append(inp['null_seq'] ~ ' row(s) with a NULL `_pdelta_seq`') -%}
+    {%- endif -%}
+    {%- set before = recorded.get(alias) -%}
+    {%- if before is not none and inp.get('through_lo') is not none and inp['through_lo'] > before | int -%}
+      {%- do why.append((inp['through_lo'] - before | int) ~ ' row(s) that landed at or below `_pdelta_seq` ' ~ inp['lo'] ~ ', which an earlier refresh already consumed') -%}
+    {%- endif -%}
+    {%- if why -%}
+      {%- do out.append('input `' ~ alias ~ '` (' ~ inp['changes'] ~ ') holds ' ~ why | join(' and ')) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}

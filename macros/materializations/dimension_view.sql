@@ -35,10 +35,10 @@
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 
-  {#- Freeze each input's upper bound before reading anything: rows that land later belong
-      to the next refresh. -#}
-  {%- set inputs = pdelta.freeze_inputs(view) -%}
   {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
+  {#- Freeze each input's upper bound before reading any input: rows that land later belong
+      to the next refresh. -#}
+  {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed']) -%}
   {%- set why_full = [] -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not pdelta.relation_exists(target) or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
@@ -58,7 +58,7 @@
   {%- if why_full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
-    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi']}}) -%}{%- endfor -%}
+    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'feed_rows': inputs[alias].get('feed_rows')}}) -%}{%- endfor -%}
     {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -76,8 +76,18 @@
         {%- endif -%}
         {%- do inp.update({'lo': blog['consumed'][alias]}) -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi']}}) -%}
+        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'feed_rows': inp.get('feed_rows')}}) -%}
       {%- endfor -%}
+      {#- rows no refresh would read stop the run before anything is written; the counts they
+          are compared with were kept with the last committed batch's stage -#}
+      {%- set recorded = {} -%}
+      {%- if staged is not none and staged['batch_id'] == blog['last'] -%}
+        {%- for alias, r in staged['ranges'].items() if r.get('feed_rows') is not none -%}{%- do recorded.update({alias: r['feed_rows']}) -%}{%- endfor -%}
+      {%- endif -%}
+      {%- set lost = pdelta.feeds_behind_watermark(view, inputs, recorded) -%}
+      {%- if lost -%}
+        {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": " ~ lost | join('; ') ~ ". No refresh reads such rows, so nothing was written. Give every change a sequence above the ones already consumed, or rebuild from the states with `dbt run --full-refresh --select " ~ model.name ~ "+`.") }}
+      {%- endif -%}
       {%- set pending = pdelta.pending_inputs(view, inputs) -%}
       {%- if pending -%}
         {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the

@@ -1,16 +1,34 @@
 """Run several dbt (and pdelta) commands in one process, so the embedded Spark session (and its
 JVM) starts once instead of once per command. Stops at the first failing command. A command
-written `! <command>` must fail (a check that a guard refuses what it should).
+written `! <command>` must fail (a check that a guard refuses what it should), and with
+`! <command> :: <text>` its output (dbt's log events, or what a pdelta command prints) must
+also say <text>.
 
     python -m pdelta.runner "seed --target local" "build --target local --vars '{a: 1}'" \
                             "pdelta explain paper_d --target local" \
-                            "! pdelta explain paper_d --target local --expect-mode rebuild"
+                            "! pdelta explain paper_d --target local --expect-mode rebuild :: cost model chooses"
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import shlex
 import sys
 import time
+
+
+class _Tee(io.TextIOBase):
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text):
+        for st in self.streams:
+            st.write(text)
+        return len(text)
+
+    def flush(self):
+        for st in self.streams:
+            st.flush()
 
 
 def run_all(commands: list[str]) -> int:
@@ -19,24 +37,36 @@ def run_all(commands: list[str]) -> int:
     from .spark import quiet_pyspark_logging
 
     quiet_pyspark_logging()
-    runner = dbtRunner()
+    said: list[str] = []  # what the current command said: dbt's event messages, a pdelta command's output
+    runner = dbtRunner(callbacks=[lambda ev: said.append(ev.info.msg)])
     for command in commands:
         started = time.time()
         must_fail = command.startswith("! ")
-        command = command[2:].lstrip() if must_fail else command
+        expected = None
+        if must_fail:
+            command, _, expected = command[2:].strip().partition(" :: ")
+            expected = expected.strip() or None
+        said.clear()
         if command.startswith("pdelta "):
             from .cli import main
 
             print(f"\n$ {command}", flush=True)
-            ok = main(shlex.split(command)[1:]) == 0
+            out = io.StringIO()
+            with contextlib.redirect_stdout(_Tee(sys.stdout, out)):
+                ok = main(shlex.split(command)[1:]) == 0
+            said.append(out.getvalue())
             what = " ".join(command.split()[:2])
         else:
             print(f"\n$ dbt {command}", flush=True)
-            ok = runner.invoke(shlex.split(command)).success
+            res = runner.invoke(shlex.split(command))
+            ok = res.success
+            said.append(str(res.exception or ""))
             what = "dbt " + command.split()[0]
         if must_fail:
-            print(f"[pdelta] {what}: {'failed, as it must' if not ok else 'SUCCEEDED but must fail'}", flush=True)
-            ok = not ok
+            told = expected is None or any(expected in m for m in said)
+            print(f"[pdelta] {what}: " + ("SUCCEEDED but must fail" if ok else "failed, as it must" if told
+                                           else f"failed, but without saying {expected!r}"), flush=True)
+            ok = not ok and told
         print(f"[pdelta] {what}: {'ok' if ok else 'FAILED'} in {time.time() - started:.0f}s", flush=True)
         if not ok:
             return 1
