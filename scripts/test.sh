@@ -45,6 +45,7 @@ dbt_lane() {  # target, local dir
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: 1 row(s) with a NULL \`_pdelta_seq\`" \
     "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: row(s) that landed at or below" \
+    "! pdelta explain paper_d --target $target :: the next refresh will STOP" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 

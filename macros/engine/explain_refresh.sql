@@ -16,8 +16,9 @@
   {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias, type='table') -%}
   {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
-  {%- set consumed = pdelta.batch_log_state(batches)['consumed'] if built else {} -%}
-  {%- set inputs = pdelta.freeze_inputs(view) -%}
+  {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
+  {%- set consumed = blog['consumed'] if built else {} -%}
+  {%- set inputs = pdelta.freeze_inputs(view, consumed) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}
@@ -25,6 +26,13 @@
     {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'lo': lo,
                        'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
+  {#- feed rows the refresh would stop on, as the materialization finds them -#}
+  {%- set recorded = {} -%}
+  {%- set staged = pdelta.staged_batch(pdelta.meta_relation(this_rel, 'stage')) if built else none -%}
+  {%- if staged is not none and staged['batch_id'] == blog['last'] -%}
+    {%- for alias, r in staged['ranges'].items() if r.get('feed_rows') is not none -%}{%- do recorded.update({alias: r['feed_rows']}) -%}{%- endfor -%}
+  {%- endif -%}
+  {%- set stops = pdelta.feeds_behind_watermark(view, inputs, recorded) if built else [] -%}
   {%- set prefix = this_rel.identifier ~ '__pdelta_t_' -%}
   {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
   {%- set q = adapter.quote -%}
@@ -34,7 +42,7 @@
   {%- for c in plan -%}{%- do terms.append({'name': c[0][prefix | length:], 'sql': c[1] | trim, 'kept_as': 'scratch table' if c[2] == 'cache' else 'inline CTE'}) -%}{%- endfor -%}
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built,
-      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms,
+      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops,
       'changes_sql': pdelta.render_plan(plan, prefix ~ 'v__effective'),
       'apply_sql': ''} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}

@@ -251,6 +251,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
               + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
     rc = 0
+    for stop in info.get("stops") or []:
+        # the refresh would refuse these rows (feeds_behind_watermark): no refresh reads them
+        print(f"  the next refresh will STOP: {stop}; run `dbt run --full-refresh --select {args.model}+` "
+              "once every change has a sequence above the ones consumed")
+        rc = 1
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
