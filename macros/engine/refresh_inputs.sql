@@ -9,11 +9,12 @@
       - a state that is a pdelta mirror of this feed: the mirror's last committed position
         (feed rows that landed after the mirror froze its range are not in its state yet);
       - a feed written by a pdelta capture: its last committed batch;
-      - otherwise the feed's highest sequence now, read by feed_scan, which also counts what
+      - otherwise the feed's highest sequence now, read by feed_scans, which also counts what
         no refresh would ever read (feed_rows, through_lo, null_seq; `consumed`: alias -> the
         sequence consumed so far, from the batch log; see feeds_behind_watermark). -#}
 {% macro freeze_inputs(view, consumed={}) %}
   {%- set inputs = {} -%}
+  {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- set changes = pdelta.resolve_relation(r['changes']) -%}
@@ -36,10 +37,12 @@
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- else -%}
-      {%- do inp.update(pdelta.feed_scan(changes, consumed.get(alias))) -%}
+      {%- do scans.append([alias, changes, consumed.get(alias)]) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
+  {#- the plain feeds in one statement: one Spark job instead of one per feed -#}
+  {%- for alias, found in pdelta.feed_scans(scans).items() -%}{%- do inputs[alias].update(found) -%}{%- endfor -%}
   {{ return(inputs) }}
 {% endmacro %}
 
@@ -81,21 +84,30 @@
   {{ return(pdelta.feed_high_watermark(changes)) }}
 {% endmacro %}
 
-{#- A feed that is no pdelta relation's, in one scan: {hi: its highest sequence now (none when
+{#- Feeds that are no pdelta relation's, each scanned once, all in one statement: `scans` is
+    [[alias, feed, lo]]; returns alias -> {hi: the feed's highest sequence now (none when
     empty), feed_rows: rows with a sequence (all at or below hi), through_lo: rows at or below
-    `lo` (none without lo), null_seq: rows without a sequence}. Rows at or below a sequence an
+    lo (none without lo), null_seq: rows without a sequence}. Rows at or below a sequence an
     earlier refresh consumed, or with none, are read by no refresh: feeds_behind_watermark
     compares these counts with the ones recorded when lo was consumed. -#}
-{% macro feed_scan(changes, lo=none) %}
-  {%- set sql -%}
-    select max(`_pdelta_seq`), count(`_pdelta_seq`),
-           {% if lo is none %}cast(null as bigint){% else %}count_if(`_pdelta_seq` <= {{ lo | int }}){% endif %},
-           count_if(`_pdelta_seq` is null)
-    from {{ changes }}
-  {%- endset -%}
-  {%- set row = run_query(sql).rows[0] -%}
-  {{ return({'hi': none if row[0] is none else row[0] | int, 'feed_rows': row[1] | int,
-             'through_lo': none if row[2] is none else row[2] | int, 'null_seq': row[3] | int}) }}
+{% macro feed_scans(scans) %}
+  {%- set out = {} -%}
+  {%- if not scans -%}{{ return(out) }}{%- endif -%}
+  {%- set parts = [] -%}
+  {%- for sc in scans -%}
+    {%- set part -%}
+      select {{ pdelta.sql_literal(sc[0]) }} as a, max(`_pdelta_seq`) as hi, count(`_pdelta_seq`) as n,
+             {% if sc[2] is none %}cast(null as bigint){% else %}count_if(`_pdelta_seq` <= {{ sc[2] | int }}){% endif %} as through_lo,
+             count_if(`_pdelta_seq` is null) as null_seq
+      from {{ sc[1] }}
+    {%- endset -%}
+    {%- do parts.append(part) -%}
+  {%- endfor -%}
+  {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
+    {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int, 'feed_rows': row[2] | int,
+                                'through_lo': none if row[3] is none else row[3] | int, 'null_seq': row[4] | int}}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- Rows of the inputs' feeds that no refresh would ever read, as one message per input (empty:
