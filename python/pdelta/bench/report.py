@@ -84,7 +84,7 @@ def markdown(results: list[dict]) -> str:
         cells = [f"{r[c]:.1f} ({r[c + '_statements']})" if c in r else "" for c in order]
         cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
         written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
-        lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio']:.2%} | {r['changes']:,} | " + " | ".join(cells)
+        lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | " + " | ".join(cells)
                      + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} | {written} | "
                      + ("on" if next(iter(cs.values())).get("deletion_vectors") else "off") + " |")
     growth = fixed_delta(results)
