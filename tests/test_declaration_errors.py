@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from user_project import ROOT, write_user_project
 
 GOOD_C = {"state": "s_c", "changes": "s_c", "key": ["cid"], "columns": ["cid", "name"]}
 GOOD_A = {"state": "s_a", "changes": "s_a", "key": ["aid", "part"], "columns": ["city"],
@@ -47,9 +47,8 @@ CASES = {
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     d = tmp_path_factory.mktemp("decl")
+    write_user_project(d, "decl_it")
     (d / "models").mkdir()
-    (d / "dbt_project.yml").write_text("name: decl_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n")
-    (d / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
     for rel in ("s_c", "s_a"):
         (d / "models" / f"{rel}.sql").write_text("select 1 as x\n")
     os.environ["PDELTA_EXAMPLES"] = "false"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pdelta.options import apply_option_errors, rebuild_option_errors
+from user_project import ROOT, dbt_deps, write_user_project
 
-ROOT = Path(__file__).resolve().parents[1]
 ATTRS = ["cname", "acity"]
 
 # case -> (config, message fragment; None: valid)
@@ -77,16 +77,12 @@ MACROS = """
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    from dbt.cli.main import dbtRunner
-
     d = tmp_path_factory.mktemp("options")
+    write_user_project(d, "options_it")
     (d / "macros").mkdir()
-    (d / "dbt_project.yml").write_text("name: options_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n")
-    (d / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
     (d / "macros" / "options_report.sql").write_text(MACROS)
     os.environ["PDELTA_EXAMPLES"] = "false"
-    res = dbtRunner().invoke(["deps", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--quiet"])
-    assert res.success, res.exception
+    dbt_deps(d)
     return d
 
 

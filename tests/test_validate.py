@@ -15,8 +15,7 @@ from capture.project import capture_sql
 from pdelta.declaration import normalize
 from pdelta.project import Project, parse_manifest
 from pdelta.validate import validate
-
-ROOT = Path(__file__).resolve().parents[1]
+from user_project import ROOT, dbt_deps, write_user_project
 
 C = {"state": "cust", "changes": "cust_changes", "key": ["cid"], "technique": "log_based",
      "columns": ["cid", "cname", "caddr"]}
@@ -144,10 +143,9 @@ models:
 
 
 def write_project(d: Path, models: dict[str, object]) -> None:
-    (d / "models").mkdir(parents=True)
+    write_user_project(d, "validate_it")
+    (d / "models").mkdir()
     (d / "seeds").mkdir()
-    (d / "dbt_project.yml").write_text("name: validate_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n")
-    (d / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
     for name, text in SEEDS.items():
         (d / "seeds" / f"{name}.csv").write_text(text)
     (d / "models" / "_schema.yml").write_text(SCHEMA_YML)
@@ -166,13 +164,6 @@ def write_project(d: Path, models: dict[str, object]) -> None:
             "{%- set v = " + json.dumps(decl) + " -%}\n"
             "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
         m.joinpath(f"{name}.sql").write_text(text)
-
-
-def dbt_deps(d: Path) -> None:
-    from dbt.cli.main import dbtRunner
-
-    res = dbtRunner().invoke(["deps", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--quiet"])
-    assert res.success, res.exception
 
 
 @pytest.fixture(scope="module")
