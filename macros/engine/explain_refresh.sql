@@ -27,12 +27,7 @@
                        'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on, as the materialization finds them -#}
-  {%- set recorded = {} -%}
-  {%- set staged = pdelta.staged_batch(pdelta.meta_relation(this_rel, 'stage')) if built else none -%}
-  {%- if staged is not none and staged['batch_id'] == blog['last'] -%}
-    {%- for alias, r in staged['ranges'].items() if r.get('feed_rows') is not none -%}{%- do recorded.update({alias: r['feed_rows']}) -%}{%- endfor -%}
-  {%- endif -%}
-  {%- set stops = pdelta.feeds_behind_watermark(view, inputs, recorded) if built else [] -%}
+  {%- set stops = pdelta.feeds_behind_watermark(view, inputs, pdelta.staged_batch(pdelta.meta_relation(this_rel, 'stage')), blog['last']) if built else [] -%}
   {%- set prefix = this_rel.identifier ~ '__pdelta_t_' -%}
   {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
   {%- set q = adapter.quote -%}

@@ -113,10 +113,15 @@
 {#- Rows of the inputs' feeds that no refresh would ever read, as one message per input (empty:
     none). A row with a NULL sequence is never in a range (lo, hi]. A row appended with a
     sequence at or below what an earlier refresh consumed lies behind the watermark: the feed
-    now holds more rows at or below lo than it did when lo was consumed (`recorded`: alias ->
-    feed_rows of the refresh that consumed lo, kept with its staged batch). The count is net:
-    rows deleted from the feed meanwhile can hide as many late ones. -#}
-{% macro feeds_behind_watermark(view, inputs, recorded) %}
+    now holds more rows at or below lo than it did when lo was consumed: the feed_rows of the
+    refresh that consumed lo, kept with its stage (`staged`: staged_batch; only when that is
+    the last committed batch, `last`). The count is net: rows deleted from the feed meanwhile
+    can hide as many late ones. -#}
+{% macro feeds_behind_watermark(view, inputs, staged, last) %}
+  {%- set recorded = {} -%}
+  {%- if staged is not none and staged['batch_id'] == last -%}
+    {%- for alias, r in staged['ranges'].items() if r.get('feed_rows') is not none -%}{%- do recorded.update({alias: r['feed_rows']}) -%}{%- endfor -%}
+  {%- endif -%}
   {%- set out = [] -%}
   {%- for alias in view['order'] -%}
     {%- set inp = inputs[alias] -%}

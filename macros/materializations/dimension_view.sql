@@ -78,13 +78,8 @@
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'feed_rows': inp.get('feed_rows')}}) -%}
       {%- endfor -%}
-      {#- rows no refresh would read stop the run before anything is written; the counts they
-          are compared with were kept with the last committed batch's stage -#}
-      {%- set recorded = {} -%}
-      {%- if staged is not none and staged['batch_id'] == blog['last'] -%}
-        {%- for alias, r in staged['ranges'].items() if r.get('feed_rows') is not none -%}{%- do recorded.update({alias: r['feed_rows']}) -%}{%- endfor -%}
-      {%- endif -%}
-      {%- set lost = pdelta.feeds_behind_watermark(view, inputs, recorded) -%}
+      {#- rows no refresh would read stop the run before anything is written -#}
+      {%- set lost = pdelta.feeds_behind_watermark(view, inputs, staged, blog['last']) -%}
       {%- if lost -%}
         {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": " ~ lost | join('; ') ~ ". No refresh reads such rows, so nothing was written. Give every change a sequence above the ones already consumed, or rebuild from the states with `dbt run --full-refresh --select " ~ model.name ~ "+`.") }}
       {%- endif -%}
