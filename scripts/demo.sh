@@ -10,14 +10,17 @@ export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/demo"
 echo "[demo] Spark state in .pdelta/demo (embedded session, Delta Lake)"
 python -m pdelta.runner \
   "seed --target local --full-refresh --select path:seeds/examples/paper" \
-  "run --target local --full-refresh --vars '{paper_stage: old}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d" \
+  "run --target local --full-refresh --vars '{paper_stage: old}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \
   "show --target local --limit 50 --inline \"select * from {{ ref('paper_d') }} order by cid\"" \
-  "run --target local --vars '{paper_stage: new}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d" \
+  "run --target local --vars '{paper_stage: new}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \
   "show --target local --limit 50 --inline \"select * from {{ ref('paper_d') }} order by cid\"" \
-  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, _pdelta_before as before_image, _pdelta_seq as batch from {{ pdelta.meta_relation(ref('paper_d'), 'changes') }} order by cid\""
+  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, _pdelta_before as before_image, _pdelta_seq as batch from {{ pdelta.meta_relation(ref('paper_d'), 'changes') }} order by cid\"" \
+  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, _pdelta_before as before_image, _pdelta_seq as batch from {{ pdelta.meta_relation(ref('paper_d_diff'), 'changes') }} order by cid\""
 cat <<'TXT'
 
 [demo] Above: D built from the old states, then D after one incremental refresh, then the
-[demo] change feed D published: ins 4, ups 1, upd 2, delk 3 (paper Example 5). The discount-only
-[demo] update of customer 1 was ineffective; Addr's partial update of 1 became an upsert.
+[demo] change feed D published with the paper's rules (pdelta_plan: rules): ins 4, ups 1, upd 2,
+[demo] delk 3 (paper Example 5). The discount-only update of customer 1 was ineffective; Addr's
+[demo] partial update of 1 became an upsert. Last, the same refresh with the default diff plan
+[demo] (paper_d_diff): the same view, its changes labelled completely: ins 1, upd 2, del 3, ins 4.
 TXT

@@ -34,12 +34,13 @@ dbt_lane() {  # target, local dir
     "run --target $target --full-refresh --vars '{paper_stage: old}'" \
     "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
     "pdelta validate --target $target" \
-    "run --target $target --vars '{paper_stage: new}' --exclude paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
+    "run --target $target --vars '{paper_stage: new}' --exclude paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "pdelta validate --live --target $target --select paper_d" \
     "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk --expect-mode incremental" \
+    "pdelta explain paper_d_diff --target $target --expect-emits ins,upd,del --expect-mode incremental" \
     "pdelta explain paper_d_rebuilt --target $target --expect-mode rebuild" \
     "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
-    "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
+    "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "run-operation paper_feed_fault --target $target --args '{kind: null_seq}'" \
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: 1 row(s) with a NULL \`_pdelta_seq\`" \

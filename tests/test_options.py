@@ -19,7 +19,8 @@ CASES = {
     "valid_everything": ({"pdelta_apply": {"buckets": 8, "prune": False, "cluster_by_key": True, "upsert": "merge"},
                           "pdelta_history": {"type": "scd2", "tracked": ["cname"]},
                           "tblproperties": {"delta.enableDeletionVectors": "true"},
-                          "pdelta_rebuild_ratio": 0.2, "pdelta_rebuild_feed": "diff"}, None),
+                          "pdelta_rebuild_ratio": 0.2, "pdelta_rebuild_feed": "diff",
+                          "pdelta_plan": "diff"}, None),
     "valid_cost_model_off": ({"pdelta_rebuild_ratio": False}, None),
     "valid_shorthands": ({"pdelta_history": "scd2", "pdelta_rebuild_ratio": "0.5", "pdelta_apply": {}}, None),
     "apply_not_a_mapping": ({"pdelta_apply": "merge"}, "pdelta_apply: expected a mapping of options (buckets, cluster_by_key, prune, upsert), got merge"),
@@ -40,6 +41,8 @@ CASES = {
     "ratio_negative": ({"pdelta_rebuild_ratio": -0.1}, "or false, got -0.1"),
     "ratio_true": ({"pdelta_rebuild_ratio": True}, "or false, got True"),
     "rebuild_feed_unknown": ({"pdelta_rebuild_feed": "keep"}, "pdelta_rebuild_feed: expected 'reset'"),
+    "valid_plans": ({"pdelta_plan": "rules"}, None),
+    "plan_unknown": ({"pdelta_plan": "fast"}, "pdelta_plan: expected 'diff' (recompute the rows the batch reaches"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

@@ -11,6 +11,8 @@ each refresh:
     before, gives the new view, and every change is labelled truthfully (an `ins` key was
     absent, `upd`/`del` carry the exact old row, `up` keys were present).
 
+Every view exists twice: refreshed with the paper's rules (`pdelta_plan: rules`, partial
+labels) and with the diff plan (the default: complete labels); both are checked as above.
 Default: 8 shapes x 25 scenarios (225 with the chained view), 2 consecutive refreshes, 5 for
 the two-relation view and the view chained on a view (75 scenarios).
 PDELTA_DEEP=1: 14 shapes x 150 scenarios (2,000+), 5 refreshes each.
@@ -27,7 +29,8 @@ import pytest
 
 from pdelta.declaration import normalize
 from pdelta.flags import analyze
-from randomized.project import SCHEMA, chained_declaration, chained_model, declaration, output_columns, view_model, write_project
+from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, output_columns,
+                                view_model, write_project)
 from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,18 +116,23 @@ class Harness:
 
 
 def views_of(h: Harness):
+    """every view with its output columns and oracle: the rules plan's, then the diff plan's twin"""
     for shape in h.shapes:
         world = h.worlds[shape.name]
-        yield shape, view_model(shape), output_columns(shape, False), lambda s=shape, w=world: recompute(s, w.scenarios)
+        base = lambda s=shape, w=world: recompute(s, w.scenarios)
+        yield shape, view_model(shape), output_columns(shape, False), base
+        yield shape, diff_model(view_model(shape)), output_columns(shape, False), base
         if shape.chained:
-            yield shape, chained_model(shape), output_columns(shape, True), lambda s=shape, w=world: recompute_chained(s, w.scenarios)
+            chained = lambda s=shape, w=world: recompute_chained(s, w.scenarios)
+            yield shape, chained_model(shape), output_columns(shape, True), chained
+            yield shape, diff_model(chained_model(shape)), output_columns(shape, True), chained
 
 
 def key_len(model: str, h: Harness) -> int:
     for shape in h.shapes:
-        if model == view_model(shape):
+        if model in (view_model(shape), diff_model(view_model(shape))):
             return len(shape.key_cols(shape.aliases[0].rel))
-        if model == chained_model(shape):
+        if model in (chained_model(shape), diff_model(chained_model(shape))):
             return 1
     raise KeyError(model)
 
@@ -177,15 +185,21 @@ def predicted_sets(h: Harness) -> dict[str, dict[int, set[str]]]:
     """Static flag analysis per view and scenario, from the scenario's techniques."""
     out: dict[str, dict[int, set[str]]] = {}
     for shape in h.shapes:
-        base, errs = normalize(declaration(shape), view_model(shape))
-        assert not errs, errs
-        chained = normalize(chained_declaration(shape), chained_model(shape))[0] if shape.chained else None
-        for sc in h.worlds[shape.name].scenarios:
-            a = analyze(base, {al.name: sc.technique[al.rel] for al in shape.aliases})
-            out.setdefault(view_model(shape), {})[sc.sid] = a.output
-            if chained is not None:
-                w = analyze(chained, {"z": sc.technique["z"]}, upstream={view_model(shape): a.output})
-                out.setdefault(chained_model(shape), {})[sc.sid] = w.output
+        for plan in ("rules", "diff"):
+            def name(model: str) -> str:
+                return model if plan == "rules" else diff_model(model)
+            base, errs = normalize(declaration(shape), name(view_model(shape)))
+            assert not errs, errs
+            base.plan = plan
+            chained = normalize(chained_declaration(shape), name(chained_model(shape)))[0] if shape.chained else None
+            for sc in h.worlds[shape.name].scenarios:
+                a = analyze(base, {al.name: sc.technique[al.rel] for al in shape.aliases})
+                out.setdefault(name(view_model(shape)), {})[sc.sid] = a.output
+                if chained is not None:
+                    chained.plan = plan
+                    # the chained view reads its own plan's twin: the feed_of names the same model
+                    w = analyze(chained, {"z": sc.technique["z"]}, upstream={view_model(shape): a.output})
+                    out.setdefault(name(chained_model(shape)), {})[sc.sid] = w.output
     return out
 
 
@@ -210,6 +224,7 @@ def test_randomized_equivalence(harness):
     if "PDELTA_RANDOM_SIDS" not in os.environ:
         assert scenarios >= (2000 if DEEP else 200)
     seen_types = Counter()
+    seen_by_plan = {"rules": set(), "diff": set()}
     predicted = predicted_sets(h)
     tally = {m: set() for m in predicted}
     steps = int(os.environ.get("PDELTA_RANDOM_STEPS", max(s.steps for s in h.shapes)))
@@ -220,11 +235,12 @@ def test_randomized_equivalence(harness):
         feeds = {s.name: h.worlds[s.name].step() for s in active}
         h.write_states()
         h.append_changes(feeds)
-        if step == 1:  # `pdelta explain` predicts the refresh with a dry run; compared below
+        if step == 1:  # `pdelta explain` predicts the refresh with a dry run of each plan; compared below
             from pdelta.cli import explain_next_refresh
-            explained = view_model(h.shapes[0])
-            dry = explain_next_refresh(h.project, ROOT, "local", explained)
-            assert dry is not None and dry["built"], dry
+            explained = {}
+            for m in (view_model(h.shapes[0]), diff_model(view_model(h.shapes[0]))):
+                explained[m] = explain_next_refresh(h.project, ROOT, "local", m)
+                assert explained[m] is not None and explained[m]["built"], explained[m]
         h.dbt("run", "--threads", "2", "--select", *[m for s, m, _, _ in views_of(h) if s.name in names])
         for shape, model, cols, oracle in views_of(h):
             if shape.name not in names:
@@ -232,14 +248,18 @@ def test_randomized_equivalence(harness):
             after = h.rows(model, cols)
             assert_equal_to_recompute(model, cols, after, oracle())
             feed = h.feed(model, cols, step)
-            seen_types += replay(model, cols, key_len(model, h), before[model], feed, after)
+            kinds = replay(model, cols, key_len(model, h), before[model], feed, after)
+            seen_types += kinds
+            seen_by_plan["rules" if model[-1] in "vw" else "diff"].update(kinds)
             check_flag_analysis(model, predicted, feed, cols, tally)
-            if step == 1 and model == explained:
+            if step == 1 and model in explained:
+                dry = explained[model]
                 assert dry["pending_counts"] == dict(Counter(ch["_pdelta_type"] for ch in feed)), (dry["pending_counts"], model)
         n = sum(len(h.worlds[s.name].scenarios) * (2 if s.chained else 1) for s in active)
         print(f"[randomized] refresh {step}/{steps}: {n} scenarios equal to recomputation; "
               f"view changes so far {dict(seen_types)}", flush=True)
     print("[randomized] flag analysis: every emitted set was predicted; per view predicted/seen: "
           + ", ".join(f"{m} {len(set().union(*predicted[m].values()))}/{len(tally[m])}" for m in sorted(predicted)), flush=True)
-    # the suite must exercise every kind of view change
-    assert set(seen_types) >= {"ins", "del", "upd", "ups", "delk"}, seen_types
+    # the suite must exercise every kind of view change; the diff plan labels every change completely
+    assert seen_by_plan["rules"] >= {"ins", "del", "upd", "ups", "delk"}, seen_by_plan
+    assert seen_by_plan["diff"] == {"ins", "del", "upd"}, seen_by_plan

@@ -103,12 +103,17 @@ CATALOGUE = {
     "bad_rebuild_ratio": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                           "pdelta_rebuild_ratio='often') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
                           "pdelta_rebuild_ratio: expected a number of at least 0"),
+    "bad_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+                 "pdelta_plan='fast') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
+                 "pdelta_plan: expected 'diff'"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
                       "`union all {{ pdelta.dimension_view(v) }}`"),
 }
 
 VALID = {
     "good_view": GOOD,
+    "good_rules_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+                        "pdelta_plan='rules') }}\n{{ pdelta.dimension_view(v) }}\n"),
     "good_composite_join": view(a2=A2),
     "good_capture_feed": view(a={**A, "changes": "addr_capture", "technique": "upsert_feed"}),
     # comments the materialization strips: whole lines of `--`, /* */ anywhere
@@ -210,14 +215,16 @@ def test_cli_json_and_exit_code(catalogue):
     report = json.loads(out.getvalue())
     assert not report["ok"]
     assert {e["model"] for e in report["errors"]} == set(CATALOGUE)
-    assert report["views"]["good_view"]["valid"] and report["views"]["good_view"]["emits"] == ["ins", "del", "upd", "ups", "delk"]
+    # the default diff plan labels every change completely; the rules publish the partial sets
+    assert report["views"]["good_view"]["valid"] and report["views"]["good_view"]["emits"] == ["ins", "del", "upd"]
+    assert report["views"]["good_rules_plan"]["emits"] == ["ins", "del", "upd", "ups", "delk"]
     # the chained view receives what good_view can emit
     assert report["views"]["good_chained"]["inputs"]["g"] == report["views"]["good_view"]["emits"]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--select", "good_view", "good_chained"])
     assert rc == 0, out.getvalue()
-    assert "ok good_view: emits {ins, del, upd, ups, delk}" in out.getvalue()
+    assert "ok good_view: emits {ins, del, upd}" in out.getvalue()
 
 
 def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
@@ -276,11 +283,16 @@ def test_flag_analysis_on_the_papers_figures():
               "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity", "acountry"], "where": "acountry = 'DE'"}}}
     view_, errs = normalize(decl, "paper_d")
     assert not errs
+    view_.plan = "rules"
     a = analyze(view_)
     assert a.relations["c"] == figure_sets("paper_fig7_cust", "cid") == {"ins", "upd", "del"}
     assert a.relations["a"] == figure_sets("paper_fig8_addr", "aid") == {"ins", "ups", "delk"}
     fig11 = figure_sets("paper_fig11_d", "cid")
     assert fig11 == {"ins", "upd", "ups", "delk"} and fig11 <= a.output and a.output - fig11 == {"del"}
+    # the diff plan labels the same keys completely: the upsert of 1 is an insert or an update,
+    # the key-only delete of 3 a delete with its old row
+    view_.plan = "diff"
+    assert analyze(view_).output == {"ins", "upd", "del"}
 
 
 def test_apply_prediction_names_the_strategy_the_materialization_picks():

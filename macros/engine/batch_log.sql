@@ -15,14 +15,23 @@
 {% endmacro %}
 
 {#- What the batch log says, in one query: {last: last committed batch id (-1: none),
-    consumed: {input: highest hi consumed}, full_pending: a full build started after the last
+    consumed: {input: highest hi consumed since the last full build}, full_pending: a full build started after the last
     commit, last_full: batch id of the last full build, last_counts: {input: counts of its
     last committed row}} -#}
 {% macro batch_log_state(batches) %}
   {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}} -%}
   {%- set started = [] -%}
   {%- set newest = {} -%}
-  {%- for row in run_query('select `input`, `mode`, max(`batch_id`), max(`hi`), max_by(`counts`, `batch_id`) from ' ~ batches ~ ' group by `input`, `mode`').rows -%}
+  {#- consumed: the highest bound since the last full build only; a full build records each
+      feed's position anew (a feed that restarted its sequences with it is read again) -#}
+  {%- set sql -%}
+    select b.`input`, b.`mode`, max(b.`batch_id`), max(case when b.`batch_id` >= f.`last_full` then b.`hi` end),
+           max_by(b.`counts`, b.`batch_id`)
+    from {{ batches }} as b
+    cross join (select coalesce(max(`batch_id`), -1) as `last_full` from {{ batches }} where `mode` = 'full') as f
+    group by b.`input`, b.`mode`
+  {%- endset -%}
+  {%- for row in run_query(sql).rows -%}
     {%- set b = row[2] | int -%}
     {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
     {%- else -%}

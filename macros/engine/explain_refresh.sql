@@ -1,8 +1,8 @@
 {#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
     declaration in normal form, each input's pending feed range, the cost model's choice
-    (refresh or rebuild), the rule terms and the SQL of each, the statement that reads the
-    six-set result and the apply statement. Logged as one
-    JSON line prefixed `pdelta-explain:`; nothing is written.
+    (refresh or rebuild), the plan (diff or rules) as its records (name, rule, terms read, SQL,
+    how it is kept), the statement that reads the six-set result and the apply statement.
+    Logged as one JSON line prefixed `pdelta-explain:`; nothing is written.
 
       dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
 {% macro explain_refresh(model_name) %}
@@ -23,32 +23,45 @@
   {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string, 'lo': lo, 'hi': inp['hi']}}) -%}
-    {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'lo': lo,
-                       'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
+    {%- do inp.update({'lo': lo, 'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on, as the materialization finds them -#}
   {%- set stops = pdelta.feeds_behind_watermark(view, inputs, pdelta.staged_batch(pdelta.meta_relation(this_rel, 'stage')), blog['last']) if built else [] -%}
-  {%- set prefix = this_rel.identifier ~ '__pdelta_t_' -%}
-  {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
   {%- set q = adapter.quote -%}
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- set plan_kind = pdelta.rebuild_options(node.config)['plan'] -%}
+  {%- set pending = pdelta.pending_inputs(view, inputs) -%}
+  {%- if plan_kind == 'diff' -%}
+    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending) if pending else [] -%}
+    {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if pending else '' -%}
+  {%- else -%}
+    {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
+    {%- set plan = pdelta.refresh_plan(view, inputs) -%}
+    {%- set changes_sql = pdelta.plan_statement(plan, 'v__effective') -%}
+  {%- endif -%}
   {%- set terms = [] -%}
-  {%- for c in plan -%}{%- do terms.append({'name': c[0][prefix | length:], 'sql': c[1] | trim, 'kept_as': 'scratch table' if c[2] == 'cache' else 'inline CTE'}) -%}{%- endfor -%}
+  {%- for term in plan -%}
+    {%- do terms.append({'name': term['name'], 'rule': term['rule'], 'reads': term['reads'], 'sql': term['sql'],
+                         'kept_as': 'inline CTE' if term['kept'] == 'inline' else 'scratch table'}) -%}
+  {%- endfor -%}
   {%- set out = {
-      'model': model_name, 'relation': this_rel | string, 'built': built,
+      'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops,
-      'changes_sql': pdelta.render_plan(plan, prefix ~ 'v__effective'),
-      'apply_sql': ''} -%}
+      'changes_sql': changes_sql, 'apply_sql': ''} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- if built -%}
-    {#- a dry run: the plan runs with its own scratch prefix, only the six-set counts are read -#}
-    {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
-    {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix) -%}
-    {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
-    {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__effective', this_rel.schema) -%}
-    {%- set counts = pdelta.change_counts('(' ~ final_sql ~ ')') -%}
-    {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
+    {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}
+    {%- if plan_kind == 'diff' -%}
+      {%- set counts = pdelta.change_counts('(' ~ changes_sql ~ ')') if pending else {} -%}
+    {%- else -%}
+      {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
+      {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix, this_rel.schema) -%}
+      {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
+      {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__effective', this_rel.schema) -%}
+      {%- set counts = pdelta.change_counts('(' ~ final_sql ~ ')') -%}
+      {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
+    {%- endif -%}
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
@@ -57,7 +70,7 @@
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
-    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pdelta.pending_inputs(view, inputs), node.config) -%}
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config) -%}
     {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason')}}) -%}
   {%- endif -%}

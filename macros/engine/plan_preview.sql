@@ -18,6 +18,6 @@
       {%- set inp = inputs[alias] -%}
       {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'hi': pdelta.feed_high_watermark(inp['changes'])}) -%}
     {%- endfor -%}
-    {{ pdelta.render_plan(pdelta.refresh_plan(view, inputs), final) }}
+    {{ pdelta.plan_statement(pdelta.refresh_plan(view, inputs), final) }}
   {%- endif -%}
 {% endmacro %}

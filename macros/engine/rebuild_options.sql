@@ -3,16 +3,22 @@
       pdelta_rebuild_ratio  the share of the view a batch may reach before the refresh rebuilds
                             instead; unset or false: never rebuild
       pdelta_rebuild_feed   reset (default) or diff: what a rebuild does to the view's feed
-    rebuild_options returns {ratio: float or none, feed} and refuses a bad value with the
+      pdelta_plan           how an incremental refresh computes its batch: diff (default; one
+                            statement, complete changes: macros/engine/diff_plan.sql) or rules
+                            (the paper's generalized delta rules term by term, which publish
+                            partial changes: macros/engine/refresh_plan.sql)
+    rebuild_options returns {ratio: float or none, feed, plan} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
   {%- set eff = {'pdelta_rebuild_ratio': cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)),
-                 'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset'))} -%}
+                 'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')),
+                 'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff'))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
-  {{ return({'ratio': none if r is none or r is false or r == 'false' else r | float, 'feed': eff['pdelta_rebuild_feed']}) }}
+  {{ return({'ratio': none if r is none or r is false or r == 'false' else r | float, 'feed': eff['pdelta_rebuild_feed'],
+             'plan': eff['pdelta_plan']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -27,6 +33,10 @@
   {%- set feed = cfg.get('pdelta_rebuild_feed', 'reset') -%}
   {%- if feed not in ['reset', 'diff'] -%}
     {%- do out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference), got '" ~ feed ~ "'") -%}
+  {%- endif -%}
+  {%- set plan = cfg.get('pdelta_plan', 'diff') -%}
+  {%- if plan not in ['diff', 'rules'] -%}
+    {%- do out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '" ~ plan ~ "'") -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

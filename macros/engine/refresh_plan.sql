@@ -1,24 +1,39 @@
-{#- Composes the rules into the incremental plan of one refresh: a list of [cte_name, sql]
-    pairs, one per rule term, in dependency order. The last three are the view's
-    `v__delta`, `v__nabla` (ΔV/∇V) and `v__changes` (six sets, canonical feed shape).
+{#- The rules plan of one refresh (`pdelta_plan: rules`): the paper's generalized delta rules
+    composed term by term, as a list of plan_term records in dependency order. The last four
+    are the view's `v__delta`, `v__nabla` (ΔV/∇V), `v__changes` (six sets, canonical feed
+    shape) and `v__effective` (without update pairs that change no output column).
 
     view:   normalized declaration (normalize_declaration)
     inputs: alias -> {state, changes: relation names; columns: [[name, type]] of the state;
                       lo: last consumed sequence or none; hi: upper bound of this refresh}
+    schema: where the terms worth materializing are kept as scratch tables (the small,
+            delta-sized results that later terms read more than once: each relation's
+            projected Δ/∇ and each join level's Δ/∇); none keeps every term inline (one
+            statement: explain, plan_preview). References to a kept term name it with its
+            schema from the start, so no SQL text is rewritten afterwards.
 
     Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
     columns to `X__col`). Then one join step per non-root relation, root first (jN__*), and
-    the view's projection (v__delta, v__nabla), Fig. 6 (v__changes) and v__effective (without
-    update pairs that change no output column). -#}
-{% macro refresh_plan(view, inputs, prefix='') %}
-  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix)) }}
+    the view's projection (v__delta, v__nabla), Fig. 6 (v__changes) and v__effective. -#}
+{% macro refresh_plan(view, inputs, prefix='', schema=none) %}
+  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix, schema)) }}
 {% endmacro %}
 
-{% macro default__refresh_plan(view, inputs, prefix='') %}
+{% macro default__refresh_plan(view, inputs, prefix='', schema=none) %}
   {%- set q = adapter.quote -%}
   {%- set P = prefix -%}
-  {%- set ctes = [] -%}
+  {%- set plan = [] -%}
+  {#- the terms kept as scratch tables, and how every term is referenced -#}
+  {%- set tables = [] -%}
+  {%- if schema is not none -%}
+    {%- for alias in view['order'] -%}
+      {%- do tables.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
+      {%- if not loop.first -%}{%- do tables.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set R = {} -%}
+  {%- for name in tables -%}{%- do R.update({name: schema ~ '.' ~ name}) -%}{%- endfor -%}
   {%- set prj = {} -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
@@ -27,25 +42,37 @@
     {%- set attrs = [] -%}
     {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
-    {%- do ctes.append([P ~ alias ~ '__changes', pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'])]) -%}
-    {%- do ctes.append([P ~ alias ~ '__net_effect', pdelta.net_effect_sql(P ~ alias ~ '__changes', key, attrs)]) -%}
-    {%- do ctes.append([P ~ alias ~ '__delta', pdelta.six_sets_to_delta_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
-    {%- do ctes.append([P ~ alias ~ '__nabla', pdelta.six_sets_to_nabla_sql(P ~ alias ~ '__net_effect', key, attrs)]) -%}
-    {%- set new_sql -%}select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ inp['state'] }}{%- endset -%}
-    {%- do ctes.append([P ~ alias ~ '__new', new_sql]) -%}
-    {%- set cur = P ~ alias ~ '__' -%}
+    {%- set X = P ~ alias ~ '__' -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]', [],
+          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi']))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'net_effect', '§5.3 net effect per key', [X ~ 'changes'],
+          pdelta.net_effect_sql(X ~ 'changes', key, attrs))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'delta', 'Fig. 4: ΔR, the new images', [X ~ 'net_effect'],
+          pdelta.six_sets_to_delta_sql(X ~ 'net_effect', key, attrs))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'nabla', 'Fig. 4: ∇R, old images or flagged keys', [X ~ 'net_effect'],
+          pdelta.six_sets_to_nabla_sql(X ~ 'net_effect', key, attrs))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'new', 'R_new, the state', [],
+          'select ' ~ pdelta._cols(key + attrs) ~ ' from ' ~ inp['state'])) -%}
+    {%- set cur = X -%}
     {%- if r['where'] -%}
-      {%- do ctes.append([P ~ alias ~ '__sel_delta', pdelta.rule_selection_delta_sql(P ~ alias ~ '__delta', r['where'])]) -%}
-      {%- do ctes.append([P ~ alias ~ '__sel_nabla', pdelta.rule_selection_nabla_sql(P ~ alias ~ '__nabla', key + attrs, r['where'])]) -%}
-      {%- do ctes.append([P ~ alias ~ '__sel_new', 'select * from ' ~ P ~ alias ~ '__new where (' ~ r['where'] ~ ')']) -%}
-      {%- set cur = P ~ alias ~ '__sel_' -%}
+      {%- do plan.append(pdelta.plan_term(X ~ 'sel_delta', '§5.5 selection: Δσ = σ_p(ΔS)', [X ~ 'delta'],
+            pdelta.rule_selection_delta_sql(X ~ 'delta', r['where']))) -%}
+      {%- do plan.append(pdelta.plan_term(X ~ 'sel_nabla', '§5.5 selection: ∇σ = σ_{p ∨ flag≠comp}(π_{s(flag)} ∇S)', [X ~ 'nabla'],
+            pdelta.rule_selection_nabla_sql(X ~ 'nabla', key + attrs, r['where']))) -%}
+      {%- do plan.append(pdelta.plan_term(X ~ 'sel_new', '§5.5 selection of the state', [X ~ 'new'],
+            'select * from ' ~ X ~ 'new where (' ~ r['where'] ~ ')')) -%}
+      {%- set cur = X ~ 'sel_' -%}
     {%- endif -%}
     {%- set cols = [] -%}{%- set names = [] -%}
     {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
-    {%- do ctes.append([P ~ alias ~ '__prj_delta', pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
-    {%- do ctes.append([P ~ alias ~ '__prj_nabla', pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)]) -%}
-    {%- do ctes.append([P ~ alias ~ '__prj_new', pdelta.projection_sql(cur ~ 'new', cols)]) -%}
-    {%- do prj.update({alias: {'name': P ~ alias ~ '__prj', 'cols': names, 'key': names[:key | length]}}) -%}
+    {%- set pd, pn = X ~ 'prj_delta', X ~ 'prj_nabla' -%}
+    {%- do plan.append(pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)', [cur ~ 'delta', cur ~ 'nabla'],
+          pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols), 'table' if pd in tables else 'inline')) -%}
+    {%- do plan.append(pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
+          pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols), 'table' if pn in tables else 'inline')) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'prj_new', '§5.4 projection of the state', [cur ~ 'new'],
+          pdelta.projection_sql(cur ~ 'new', cols))) -%}
+    {%- do prj.update({alias: {'name': X ~ 'prj', 'cols': names, 'key': names[:key | length]}}) -%}
   {%- endfor -%}
 
   {%- set root = view['root'] -%}
@@ -63,17 +90,33 @@
     {%- set r = view['relations'][alias] -%}
     {%- set t = prj[alias] -%}
     {%- set on = tree[alias]['on'] -%}
-    {%- do ctes.append([s['name'] ~ '_old', pdelta.old_state_sql(s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['key'], s['cols'])]) -%}
-    {%- do ctes.append([t['name'] ~ '_old', pdelta.old_state_sql(t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['key'], t['cols'])]) -%}
-    {%- do ctes.append([n ~ '__new', pdelta.join_new_sql(s['name'] ~ '_new', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
     {%- set s_order = view['order'][:loop.index] -%}
-    {%- do ctes.append([n ~ '__delta_s_new_x_t_delta', pdelta.rule_join_delta_s_new_term_sql(t['name'] ~ '_delta', s['cols'], t['cols'], tree, s_order, r['join']['to'], on)]) -%}
-    {%- do ctes.append([n ~ '__delta_s_delta_x_t_new', pdelta.rule_join_delta_term_sql(s['name'] ~ '_delta', t['name'] ~ '_new', s['cols'], t['cols'], on)]) -%}
-    {%- do ctes.append([n ~ '__delta', 'select * from ' ~ n ~ '__delta_s_new_x_t_delta union select * from ' ~ n ~ '__delta_s_delta_x_t_new']) -%}
-    {%- do ctes.append([n ~ '__nabla_s_old_x_t_nabla', pdelta.rule_join_nabla_s_old_term_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', t['name'] ~ '_nabla', s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on)]) -%}
-    {%- do ctes.append([n ~ '__nabla_s_nabla_x_t_old', pdelta.rule_join_nabla_t_old_term_sql(s['name'] ~ '_nabla', t['name'] ~ '_old', s['cols'], t['cols'], on)]) -%}
-    {%- do ctes.append([n ~ '__nabla_s_partial', pdelta.rule_join_nabla_partial_term_sql(s['name'] ~ '_nabla', s['cols'], t['cols'])]) -%}
-    {%- do ctes.append([n ~ '__nabla', 'select * from ' ~ n ~ '__nabla_s_old_x_t_nabla union select * from ' ~ n ~ '__nabla_s_nabla_x_t_old union select * from ' ~ n ~ '__nabla_s_partial']) -%}
+    {%- set s_news = [] -%}{%- for a in s_order -%}{%- do s_news.append(tree[a]['new']) -%}{%- endfor -%}
+    {#- the terms this level reads, as names (reads) and as references (SQL) -#}
+    {%- set sn, sd, sb, so = s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['name'] ~ '_old' -%}
+    {%- set tn, td, tb, to = t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['name'] ~ '_old' -%}
+    {%- do plan.append(pdelta.plan_term(so, '§5.6 old state: S_old = π_{pre}(S_new − ΔS) ∪ ∇S', [sn, sd, sb],
+          pdelta.old_state_sql(R.get(sn, sn), R.get(sd, sd), R.get(sb, sb), s['key'], s['cols']))) -%}
+    {%- do plan.append(pdelta.plan_term(to, '§5.6 old state: T_old = π_{pre}(T_new − ΔT) ∪ ∇T', [tn, td, tb],
+          pdelta.old_state_sql(R.get(tn, tn), R.get(td, td), R.get(tb, tb), t['key'], t['cols']))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__new', 'S_new ⋈ T_new', [sn, tn],
+          pdelta.join_new_sql(R.get(sn, sn), R.get(tn, tn), s['cols'], t['cols'], on))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_new_x_t_delta', '§5.6 join Δ: S_new ⋈ ΔT (key-first)', [td] + s_news,
+          pdelta.rule_join_delta_s_new_term_sql(R.get(td, td), s['cols'], t['cols'], tree, s_order, r['join']['to'], on))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_delta_x_t_new', '§5.6 join Δ: ΔS ⋈ T_new', [sd, tn],
+          pdelta.rule_join_delta_term_sql(R.get(sd, sd), R.get(tn, tn), s['cols'], t['cols'], on))) -%}
+    {%- set parts = [n ~ '__delta_s_new_x_t_delta', n ~ '__delta_s_delta_x_t_new'] -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__delta', '§5.6 join: Δ(S ⋈ T), the union of its Δ terms', parts,
+          'select * from ' ~ parts | join(' union select * from '), 'table' if (n ~ '__delta') in tables else 'inline')) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_old_x_t_nabla', '§5.6 join ∇: S_old ⋈ ∇T (key-first)', [tb, sd, sb] + s_news,
+          pdelta.rule_join_nabla_s_old_term_sql(R.get(sd, sd), R.get(sb, sb), R.get(tb, tb), s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_nabla_x_t_old', '§5.6 join ∇: ∇S ⋈ T_old', [sb, to],
+          pdelta.rule_join_nabla_t_old_term_sql(R.get(sb, sb), to, s['cols'], t['cols'], on))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_partial', '§5.6 join ∇: partial rows of ∇S, T NULL', [sb],
+          pdelta.rule_join_nabla_partial_term_sql(R.get(sb, sb), s['cols'], t['cols']))) -%}
+    {%- set parts = [n ~ '__nabla_s_old_x_t_nabla', n ~ '__nabla_s_nabla_x_t_old', n ~ '__nabla_s_partial'] -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__nabla', '§5.6 join: ∇(S ⋈ T), the union of its ∇ terms', parts,
+          'select * from ' ~ parts | join(' union select * from '), 'table' if (n ~ '__nabla') in tables else 'inline')) -%}
     {#- a loop-local `set` would not outlive the loop; update the composite in place -#}
     {%- do s.update({'name': n ~ '_', 'cols': s['cols'] + t['cols']}) -%}
   {%- endfor -%}
@@ -83,92 +126,55 @@
     {%- do out_cols.append([q(o[1] ~ '__' ~ o[2]), o[0]]) -%}
     {%- if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endif -%}
   {%- endfor -%}
-  {%- do ctes.append([P ~ 'v__delta', pdelta.rule_projection_delta_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
-  {%- do ctes.append([P ~ 'v__nabla', pdelta.rule_projection_nabla_sql(s['name'] ~ '_delta', s['name'] ~ '_nabla', out_cols)]) -%}
-  {%- do ctes.append([P ~ 'v__changes', pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out)]) -%}
+  {%- set sd, sb = s['name'] ~ '_delta', s['name'] ~ '_nabla' -%}
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__delta', '§5.4 projection to the view: ΔV', [sd, sb],
+        pdelta.rule_projection_delta_sql(R.get(sd, sd), R.get(sb, sb), out_cols))) -%}
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__nabla', '§5.4 projection to the view: ∇V', [sd, sb],
+        pdelta.rule_projection_nabla_sql(R.get(sd, sd), R.get(sb, sb), out_cols))) -%}
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__changes', 'Fig. 6: ΔV/∇V to the six sets', [P ~ 'v__delta', P ~ 'v__nabla'],
+        pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out))) -%}
   {#- an update pair whose images agree on every output column is no change of the view -#}
   {%- set effective -%}
     select * from {{ P }}v__changes
     {%- if attrs_out %}
-    where not (`_pdelta_type` = 'upd' and `_pdelta_before` <=> struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}))
+    where not (`_pdelta_type` = 'upd' and `_pdelta_before` <=> struct({{ pdelta._cols(attrs_out) }}))
     {%- endif %}
   {%- endset -%}
-  {%- do ctes.append([P ~ 'v__effective', effective]) -%}
-  {#- Mark the terms worth materializing when the plan runs as separate statements: the small
-      delta-sized results that later terms read more than once. States stay lazy views. -#}
-  {#- (each relation's net effect and the view's v__delta/v__nabla are read by one or two
-      statements only: inlining them is cheaper than a scratch table) -#}
-  {%- set small = [] -%}
-  {%- for alias in view['order'] -%}
-    {%- do small.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
-    {%- if not loop.first -%}{%- do small.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
-  {%- endfor -%}
-  {%- for c in ctes -%}{%- do c.append('cache' if c[0] in small else 'view') -%}{%- endfor -%}
-  {{ return(ctes) }}
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__effective', 'update pairs that change no output column dropped', [P ~ 'v__changes'], effective)) -%}
+  {{ return(plan) }}
 {% endmacro %}
 
-{#- Runs the plan. Each small, delta-sized term that later terms read more than once is
-    written to a scratch table `<schema>.<term>` (parquet; names carry the model's prefix so
-    they cannot clash); every other term is inlined as a CTE into the statements that read it.
-    Neither one big WITH statement nor cached temp views work on Spark: both make it
-    re-analyze and re-optimize every shared term inside each reader (on the paper's example
-    20-60 s for four rows); a scratch table is a plain scan. Returns the statement that reads
-    `final` (a SELECT with the CTEs it needs). -#}
-{% macro run_plan(ctes, final, schema) %}
-  {%- set lazy = {} -%}
-  {%- set order = [] -%}
-  {%- set written = [] -%}
-  {%- for c in ctes -%}
-    {%- set sql = pdelta._qualify_scratch(c[1], written, schema) -%}
-    {%- if c[2] == 'cache' -%}
-      {%- call statement('pdelta_scratch') -%}
-        create table {{ schema }}.{{ c[0] }} using parquet as {{ pdelta._with_needed(lazy, order, sql) }}
-      {%- endcall -%}
-      {%- do written.append(c[0]) -%}
-    {%- else -%}
-      {%- do lazy.update({c[0]: sql}) -%}{%- do order.append(c[0]) -%}
-    {%- endif -%}
+{#- Runs the plan: each term kept as a table is written to its scratch table (parquet; names
+    carry the model's prefix so they cannot clash) by one statement, with the inline terms it
+    reads as CTEs; returns the statement that reads `final`. Neither one WITH statement nor
+    cached temp views suit the rules plan on Spark: both make it re-analyze and re-optimize
+    every shared term inside each reader; a scratch table is a plain scan. -#}
+{% macro run_plan(plan, final, schema) %}
+  {%- for term in plan if term['kept'] == 'table' -%}
+    {%- call statement('pdelta_scratch') -%}
+      create table {{ schema }}.{{ term['name'] }} using parquet as {{ pdelta._table_term_sql(plan, term) }}
+    {%- endcall -%}
   {%- endfor -%}
-  {{ return(pdelta._with_needed(lazy, order, pdelta._qualify_scratch('select * from ' ~ final, written, schema))) }}
+  {{ return(pdelta.plan_statement(plan, final)) }}
 {% endmacro %}
 
-{#- references to scratch tables written so far, qualified with their schema -#}
-{% macro _qualify_scratch(sql, written, schema) %}
-  {%- set ns = namespace(out=sql) -%}
-  {%- for name in written -%}
-    {%- set ns.out = modules.re.sub('(?<![.\\w])' ~ name ~ '(?!\\w)', schema ~ '.' ~ name, ns.out) -%}
+{#- the SELECT that fills a kept term: its own SQL with the inline terms it reads -#}
+{% macro _table_term_sql(plan, term) %}
+  {%- set as_inline = [] -%}
+  {%- for t in plan -%}
+    {%- do as_inline.append(t if t['name'] != term['name'] else {'name': t['name'], 'rule': t['rule'], 'reads': t['reads'], 'sql': t['sql'], 'kept': 'inline'}) -%}
   {%- endfor -%}
-  {{ return(ns.out) }}
-{% endmacro %}
-
-{#- `sql` prefixed with the lazy terms it reads, directly or through each other -#}
-{% macro _with_needed(lazy, order, sql) %}
-  {%- set needed = [] -%}
-  {%- set todo = [sql] -%}
-  {%- for _ in range(order | length + 1) -%}
-    {%- set tokens = (todo | join(' ')).replace('(', ' ').replace(')', ' ').replace(',', ' ').split() -%}
-    {%- do todo.clear() -%}
-    {%- for name in order if name in tokens and name not in needed -%}
-      {%- do needed.append(name) -%}{%- do todo.append(lazy[name]) -%}
-    {%- endfor -%}
-  {%- endfor -%}
-  {%- if needed -%}
-with {% for name in order if name in needed %}{{ name }} as (
-  {{ lazy[name] | trim }}
-){% if not loop.last %},
-{% endif %}{% endfor %}
-{{ sql }}
-  {%- else -%}{{ sql }}{%- endif -%}
+  {{ return(pdelta.plan_statement(as_inline, term['name'])) }}
 {% endmacro %}
 
 {#- drops the plan's scratch tables; with check_first, only those that exist (a crashed run's
     leftovers), found with one listing instead of one DROP per term -#}
-{% macro drop_plan(ctes, schema, check_first=false) %}
+{% macro drop_plan(plan, schema, check_first=false) %}
   {%- set names = [] -%}
-  {%- for c in ctes if c[2] == 'cache' -%}{%- do names.append(c[0] | lower) -%}{%- endfor -%}
+  {%- for term in plan if term['kept'] == 'table' -%}{%- do names.append(term['name'] | lower) -%}{%- endfor -%}
   {%- if check_first and names -%}
     {%- set found = [] -%}
-    {%- set listed = run_query('show tables in ' ~ schema ~ " like '" ~ names[0].split('__pdelta_t_')[0] ~ "__pdelta_t_*'") -%}
+    {%- set listed = run_query('show tables in ' ~ schema ~ " like '" ~ names[0].split('__pdelta_')[0] ~ "__pdelta_*'") -%}
     {%- for row in listed.rows -%}{%- do found.append(row['tableName'] | lower) -%}{%- endfor -%}
     {%- set names = names | select('in', found) | list -%}
   {%- endif -%}
@@ -176,14 +182,3 @@ with {% for name in order if name in needed %}{{ name }} as (
     {%- call statement('pdelta_drop') -%} drop table if exists {{ schema }}.{{ name }} {%- endcall -%}
   {%- endfor -%}
 {% endmacro %}
-
-{#- WITH … SELECT <select> FROM <cte>: the plan as one statement ending in one of its CTEs -#}
-{% macro render_plan(ctes, final='v__changes', select='*') %}
-with
-{%- for c in ctes %}
-{{ c[0] }} as (
-  {{ c[1] | trim }}
-){% if not loop.last %},{% endif %}
-{%- endfor %}
-select {{ select }} from {{ final }}
-{%- endmacro %}

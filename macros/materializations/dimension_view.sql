@@ -30,8 +30,8 @@
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in key -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
-  {#- a bad cost-model setting fails every run, not only the first with pending changes -#}
-  {%- do pdelta.rebuild_options(config) -%}
+  {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
+  {%- set refresh_opts = pdelta.rebuild_options(config) -%}
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 
@@ -94,14 +94,18 @@
                 ['the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio'] ~ '; the change feed starts over']) -%}
           {%- set run_state.full = true -%}
         {%- else -%}
-          {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
             {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+          {%- elif not rules -%}
+            {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
+            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
           {%- else -%}
+            {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-            {%- set plan = pdelta.refresh_plan(view, inputs, prefix) -%}
+            {%- set plan = pdelta.refresh_plan(view, inputs, prefix, this.schema) -%}
             {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
             {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
           {%- endif -%}
@@ -109,7 +113,7 @@
             create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
           {%- endcall -%}
           {%- do adapter.cache_added(stage) -%}
-          {%- if choice['mode'] != 'rebuild' -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
+          {%- if rules -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}
@@ -122,7 +126,7 @@
       {%- set counts = pdelta.change_counts(stage, key) -%}
       {#- the type of the view's first key column, for the key-range variable -#}
       {%- set key_type = [] -%}
-      {%- if retry -%}
+      {%- if retry or 'columns' not in inputs[view['root']] -%}
         {%- for c in pdelta.state_columns(stage) if c[0] == key[0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
       {%- else -%}
         {%- for o in view['output'] if o[0] == key[0] -%}

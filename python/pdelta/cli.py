@@ -165,39 +165,6 @@ def _live(args, project, views):
 
 
 # -- explain -------------------------------------------------------------------------------------
-RULES = [  # term-name suffix -> what it is (DESIGN.md §3); first match wins
-    ("__changes", "feed range: the input's rows after its watermark, up to this refresh's bound"),
-    ("__net_effect", "net effect per key (algebra.NET)"),
-    ("__delta", "Fig. 4: six sets -> insert set ΔR"),
-    ("__nabla", "Fig. 4: six sets -> delete set ∇R with flags"),
-    ("__new", "current state"),
-    ("__sel_", "selection rule (macros/algebra/rule_selection.sql)"),
-    ("__prj_", "projection rule with the effectiveness test (macros/algebra/rule_projection.sql)"),
-]
-
-
-def describe_term(name: str) -> str:
-    if name == "v__changes":
-        return "Fig. 6: ΔV/∇V -> the six sets (macros/algebra/delete_insert_to_six_sets.sql)"
-    if name == "v__effective":
-        return "the six sets without update pairs that change no output column (applied and published)"
-    if name in ("v__delta", "v__nabla"):
-        return "the view's projection (projection rule)"
-    if name.startswith("j") and "__" in name and name.split("__")[0][1:].isdigit():
-        part = name.split("__", 1)[1]
-        return "join rule (macros/algebra/rule_join.sql): " + {
-            "new": "S_new ⋈ T_new", "delta": "ΔV = S_new⋈ΔT ∪ ΔS⋈T_new", "nabla": "∇V, flags by j()",
-            "delta_s_new_x_t_delta": "S_new ⋈ ΔT, key-first from ΔT", "delta_s_delta_x_t_new": "ΔS ⋈ T_new",
-            "nabla_s_old_x_t_nabla": "S_old ⋈ ∇T as (S_new − ΔS) ⋈ ∇T key-first ∪ ∇S ⋈ ∇T", "nabla_s_nabla_x_t_old": "∇S ⋈ T_old",
-            "nabla_s_partial": "partial ∇S rows (flag s())"}.get(part, part)
-    if name.endswith("_old"):
-        return "old state R_new − ΔR ∪ ∇R, preserved rows flagged `pre` (macros/algebra/old_state.sql)"
-    for suffix, what in RULES:
-        if suffix in name:
-            return what
-    return ""
-
-
 def describe_cost_choice(choice: dict) -> str:
     """one line on what macros/engine/cost_model.sql decided for the pending changes"""
     if choice.get("reason") == "cost model off":
@@ -277,11 +244,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     elif args.expect_emits is not None or args.expect_mode is not None:
         print("pdelta explain: --expect-emits and --expect-mode need a built view")
         rc = 1
-    print("\nrule terms:")
+    print(f"\n{info['plan']} plan (pdelta_plan), its terms:")
     for t in info["terms"]:
-        print(f"  {t['name']:<34} {t['kept_as']:<14} {describe_term(t['name'])}")
+        reads = f" <- {', '.join(t['reads'])}" if t["reads"] else ""
+        print(f"  {t['name']:<34} {t['kept_as']:<14} {t['rule']}{reads}")
     if args.sql:
-        print("\n-- the six-set changes of the refresh (one statement; the engine writes the scratch-table terms first)")
+        print("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table terms first)")
         print(info["changes_sql"])
         print(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
         print(info["apply_sql"])

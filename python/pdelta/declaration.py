@@ -57,6 +57,7 @@ class View:
     order: list[str]                         # root first, each after the alias it joins from
     output: list[tuple[str, str, str]]       # (output name, alias, source column)
     key: list[str]                           # output names of the root key
+    plan: str = "diff"                       # the model's `pdelta_plan`: diff or rules (options.PLANS)
 
     def children(self, alias: str) -> list[str]:
         return [a for a in self.order if self.relations[a].join_to == alias]

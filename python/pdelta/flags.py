@@ -109,8 +109,9 @@ def rows_to_sets(rows: set[Row]) -> set[str]:
 
 def analyze(view: View, techniques: dict[str, str] | None = None,
             upstream: dict[str, set[str]] | None = None) -> Analysis:
-    """Sets a refresh of `view` can emit. `techniques` overrides the declared technique per
-    alias; a {feed_of: v} input takes `upstream[v]` (default: all six sets)."""
+    """Sets a refresh of `view` can emit with its plan (`view.plan`: the rules' partial sets, or
+    their complete counterparts for the diff plan). `techniques` overrides the declared
+    technique per alias; a {feed_of: v} input takes `upstream[v]` (default: all six sets)."""
     inputs: dict[str, set[str]] = {}
     for alias in view.order:
         r = view.relations[alias]
@@ -134,7 +135,24 @@ def analyze(view: View, techniques: dict[str, str] | None = None,
         acc = join(acc, derived[alias])
     acc = projection(acc)
     result.output = rows_to_sets(acc)
+    if view.plan != "rules":
+        result.output = complete_sets(result.output)
     return result
+
+
+def complete_sets(rules_output: set[str]) -> set[str]:
+    """What the diff plan (macros/engine/diff_plan.sql) emits where the rules emit
+    `rules_output`: the same keys, labelled completely — a key the view gains is `ins` (the
+    rules say ins or ups), a key it loses `del` (del or delk), a key whose row changes `upd`
+    (upd, up or ups: an upsert is either)."""
+    out = set()
+    if rules_output & {"ins", "ups"}:
+        out.add("ins")
+    if rules_output & {"upd", "up", "ups"}:
+        out.add("upd")
+    if rules_output & {"del", "delk"}:
+        out.add("del")
+    return out
 
 
 def analyze_all(views: dict[str, View]) -> dict[str, Analysis]:

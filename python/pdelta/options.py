@@ -1,7 +1,7 @@
 """A maintained relation's configuration besides its declaration: how it is applied
-(`pdelta_apply`, `pdelta_history`, `tblproperties`) and when a refresh rebuilds instead
-(`pdelta_rebuild_ratio`, `pdelta_rebuild_feed`). The materialization refuses a bad value at
-run time (macros/apply/apply_option_errors.sql, macros/engine/rebuild_options.sql);
+(`pdelta_apply`, `pdelta_history`, `tblproperties`), when a refresh rebuilds instead
+(`pdelta_rebuild_ratio`, `pdelta_rebuild_feed`) and how a refresh computes its batch
+(`pdelta_plan`). The materialization refuses a bad value at run time (macros/apply/apply_option_errors.sql, macros/engine/rebuild_options.sql);
 `pdelta validate` refuses it before anything runs, with the same message.
 tests/test_options.py runs the same cases through both."""
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import Any, Mapping
 APPLY_OPTIONS = ("buckets", "cluster_by_key", "prune", "upsert")
 UPSERTS = ("delete_insert", "merge")
 REBUILD_FEEDS = ("reset", "diff")
+PLANS = ("diff", "rules")
+DEFAULT_PLAN = "diff"
 
 
 def _s(v: Any) -> str:
@@ -66,7 +68,7 @@ _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
 def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
-    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`"""
+    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, and `pdelta_plan`"""
     out: list[str] = []
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
@@ -78,4 +80,8 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if feed not in REBUILD_FEEDS:
         out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or "
                    f"'diff' (the feed gets the rebuild's exact difference), got '{_s(feed)}'")
+    plan = cfg.get("pdelta_plan", DEFAULT_PLAN)
+    if plan not in PLANS:
+        out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; "
+                   f"complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '{_s(plan)}'")
     return out

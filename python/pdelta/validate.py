@@ -14,7 +14,7 @@ from sqlglot import exp
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
 from .flags import technique_sets
-from .options import apply_option_errors, rebuild_option_errors
+from .options import DEFAULT_PLAN, apply_option_errors, rebuild_option_errors
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
 FEED_COLUMNS = ("_pdelta_type", "_pdelta_seq")
@@ -45,6 +45,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
     for node in project.dimension_views():
         view, errs = normalize(project.declaration(node), node.name)
         if view is not None:
+            view.plan = node.config.get("pdelta_plan", DEFAULT_PLAN)
             views[node.name] = view
         if node in nodes:
             errors += errs
@@ -60,6 +61,7 @@ def check_options(node, view: View) -> list[Violation]:
     """the model's apply and cost-model config, refused with the materialization's messages"""
     cfg = {k: node.config.get(k) for k in ("pdelta_apply", "pdelta_history", "tblproperties", "pdelta_rebuild_ratio")}
     cfg["pdelta_rebuild_feed"] = node.config.get("pdelta_rebuild_feed", "reset")
+    cfg["pdelta_plan"] = node.config.get("pdelta_plan", DEFAULT_PLAN)
     attrs = [o[0] for o in view.output if o[0] not in view.key]
     return [Violation(node.name, "config", m, hint="docs/apply.md and docs/dimension-views.md list the settings")
             for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg)]

@@ -23,6 +23,15 @@ def chained_model(shape: Shape) -> str:
     return f"{shape.name}__w"
 
 
+def diff_model(model: str) -> str:
+    """The twin of a view model refreshed with the diff plan (the rules' views are `…__v`/`…__w`)."""
+    return model[:-1] + {"v": "d", "w": "e"}[model[-1]]
+
+
+def plan_of(model: str) -> str:
+    return "rules" if model[-1] in "vw" else "diff"
+
+
 def declaration(shape: Shape) -> dict:
     rels = {}
     for a in shape.aliases:
@@ -96,13 +105,18 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
                 f"       _type as _pdelta_type, _seq as _pdelta_seq\n"
                 f"from {{{{ source('it', 'all_changes') }}}} where rel = '{name}'\n"
             )
+        # each view twice: refreshed with the paper's rules (`…__v`, and `…__w` over its feed) and
+        # with the diff plan (`…__d`, and `…__e` over the diff twin's complete feed)
         views = [(view_model(shape), declaration(shape))]
         if shape.chained:
             views.append((chained_model(shape), chained_declaration(shape)))
+        for name, decl in list(views):
+            twin = json.loads(json.dumps(decl).replace(f'"{view_model(shape)}"', f'"{diff_model(view_model(shape))}"'))
+            views.append((diff_model(name), twin))
         for name, decl in views:
             (models / f"{name}.sql").write_text(
                 "{%- set view = " + json.dumps(decl) + " -%}\n"
-                "{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view) }}\n"
+                f"{{{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view, pdelta_plan='{plan_of(name)}') }}}}\n"
                 "{{ pdelta.dimension_view(view) }}\n"
             )
 

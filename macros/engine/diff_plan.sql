@@ -1,0 +1,111 @@
+{#- The diff plan of one refresh (`pdelta_plan: diff`, the default): one statement that finds
+    the view rows the batch can reach, recomputes them from the states and compares them with
+    the view's own rows. A dimension view is keyed by its root key and joins foreign key to
+    primary key (DESIGN.md §2), so each view row depends on one row per relation along its join
+    path, and a view row can differ between the old and the new states only if its root row, or
+    a row its path reaches, has a change in the batch. Walking from each changed key up to the
+    root through the new states finds every such root key: an unchanged row has the same
+    foreign key before and after, so the old path and the new one agree up to the first changed
+    row, whose key is in a feed.
+
+    Terms, leaves first:
+      <alias>__keys   the keys of relation <alias> whose view rows the batch may change: the
+                      keys in its pending feed rows, and the rows of its state that join a key
+                      of a child's `__keys` (a key-first semi-join, the small side broadcast).
+                      Relations with nothing pending below them have no term.
+      v__affected     the root's keys under the view's key names.
+      v__new_rows     the view's SELECT restricted to those root keys (key-first joins).
+      v__old_rows     the view's current rows for those keys.
+      v__changes      their difference: complete changes, `ins`, `upd` with the before-image,
+                      `del` with the old row (rebuild_diff_sql); unchanged rows drop out.
+
+    Only the keys of the feed rows are read, so the plan is exact for any of the six sets
+    (partial images included); it relies, like the rules, on each state being the relation
+    after the consumed feed rows. Returns a list of plan_term records; all are inline, so the
+    plan runs as one statement. -#}
+{% macro diff_plan(view, inputs, target, pending) %}
+  {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending)) }}
+{% endmacro %}
+
+{% macro default__diff_plan(view, inputs, target, pending) %}
+  {%- set q = adapter.quote -%}
+  {%- set rels = view['relations'] -%}
+  {%- set plan = [] -%}
+  {%- set has_keys = [] -%}
+  {#- leaves first: the reverse of the join order puts every child before its parent -#}
+  {%- for alias in view['order'] | reverse -%}
+    {%- set r = rels[alias] -%}
+    {%- set parts = [] -%}
+    {%- set reads = [] -%}
+    {%- if alias in pending -%}
+      {%- do parts.append('select distinct ' ~ pdelta._cols(r['key']) ~ ' from ('
+            ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi']) ~ ') as f') -%}
+    {%- endif -%}
+    {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
+      {%- set on = [] -%}
+      {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
+      {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ inputs[alias]['state']
+            ~ ' as x left semi join ' ~ child ~ '__keys as c on ' ~ on | join(' and ')) -%}
+      {%- do reads.append(child ~ '__keys') -%}
+    {%- endfor -%}
+    {%- if parts -%}
+      {%- do has_keys.append(alias) -%}
+      {%- do plan.append(pdelta.plan_term(alias ~ '__keys',
+            'diff: keys of `' ~ alias ~ '` the batch reaches (pending feed keys; state rows joining a child\'s keys)',
+            reads, parts | join('\nunion\n'))) -%}
+    {%- endif -%}
+  {%- endfor -%}
+
+  {%- set root = view['root'] -%}
+  {%- set root_key = rels[root]['key'] -%}
+  {#- view['key'] names the root key's columns (root_key) in the same order -#}
+  {%- set attrs_out = [] -%}
+  {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- set renamed = [] -%}
+  {%- for k in root_key -%}{%- do renamed.append(q(k) ~ ' as ' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
+  {%- set affected = 'select ' ~ renamed | join(', ') ~ ' from ' ~ root ~ '__keys' -%}
+  {%- do plan.append(pdelta.plan_term('v__affected', 'diff: the root keys whose view rows may change', [root ~ '__keys'], affected)) -%}
+
+  {#- the view's SELECT from the affected root rows out: each step's small side broadcast -#}
+  {%- set ns = namespace(sql='') -%}
+  {%- set on_root = [] -%}
+  {%- for k in root_key -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
+  {%- set ns.sql = 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], inputs[root]['state']) ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
+  {%- for alias in view['order'][1:] -%}
+    {%- set j = rels[alias]['join'] -%}
+    {%- set on = [] -%}
+    {%- for p in j['on'] -%}{%- do on.append('k.' ~ q(j['to'] ~ '__' ~ p[0]) ~ ' = r.' ~ q(alias ~ '__' ~ p[1])) -%}{%- endfor -%}
+    {%- set ns.sql = 'select /*+ BROADCAST(k) */ k.*, r.* from (' ~ ns.sql ~ ') as k join ('
+          ~ pdelta._relation_rows(rels[alias], inputs[alias]['state']) ~ ') as r on ' ~ on | join(' and ') -%}
+  {%- endfor -%}
+  {%- set new_rows -%}
+    select {% for o in view['output'] %}{{ q(o[1] ~ '__' ~ o[2]) }} as {{ q(o[0]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+    from ({{ ns.sql }}) as j
+  {%- endset -%}
+  {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states', ['v__affected'], new_rows)) -%}
+
+  {%- set on_key = [] -%}{%- for k in view['key'] -%}{%- do on_key.append('v.' ~ q(k) ~ ' = a.' ~ q(k)) -%}{%- endfor -%}
+  {%- set old_rows -%}
+    select /*+ BROADCAST(a) */ {{ pdelta._cols(view['key'] + attrs_out, 'v.') }}
+    from {{ target }} as v left semi join v__affected as a on {{ on_key | join(' and ') }}
+  {%- endset -%}
+  {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them', ['v__affected'], old_rows)) -%}
+  {%- do plan.append(pdelta.plan_term('v__changes', 'diff: new rows against old rows, as complete changes (ins, upd, del)',
+        ['v__new_rows', 'v__old_rows'], pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out))) -%}
+  {{ return(plan) }}
+{% endmacro %}
+
+{#- quoted column list, each with an optional prefix (`x.`) -#}
+{% macro _cols(cols, prefix='') %}
+  {%- set out = [] -%}{%- for c in cols -%}{%- do out.append(prefix ~ adapter.quote(c)) -%}{%- endfor -%}
+  {{ return(out | join(', ')) }}
+{% endmacro %}
+
+{#- a relation's rows as the view reads them: its predicate applied, its key and carried
+    columns renamed `<alias>__<column>` so that names stay unique across the joins -#}
+{% macro _relation_rows(r, state) %}
+  {%- set q = adapter.quote -%}
+  {%- set cols = [] -%}
+  {%- for c in r['key'] + r['carry'] -%}{%- do cols.append(q(c) ~ ' as ' ~ q(r['alias'] ~ '__' ~ c)) -%}{%- endfor -%}
+  {{ return('select ' ~ cols | join(', ') ~ ' from ' ~ state ~ (' where (' ~ r['where'] ~ ')' if r['where'] else '')) }}
+{% endmacro %}
