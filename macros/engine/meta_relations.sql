@@ -28,13 +28,22 @@
     with `key`, also checks the batch holds one row per key (the six sets are disjoint on the
     key; MERGE and the change feed rely on it) -#}
 {% macro change_counts(stage, key=none) %}
+  {{ return(pdelta.staged_summary(stage, key)['counts']) }}
+{% endmacro %}
+
+{#- change_counts and, with `key`, the type of the first key column (what the apply's key-range
+    variable is declared with), in one query: {counts, key_type (none without key or rows)} -#}
+{% macro staged_summary(stage, key=none) %}
   {%- set counts = {} -%}
+  {%- set types = [] -%}
+  {%- set key_type = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
   {%- set sql -%}
-    select `_pdelta_type`, count(*) from {{ stage }} group by 1
-    {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})) from {{ stage }}{% endif %}
+    select `_pdelta_type`, count(*), {{ key_type }} from {{ stage }} group by 1
+    {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})), {{ key_type }} from {{ stage }}{% endif %}
   {%- endset -%}
   {%- for row in run_query(sql).rows -%}
     {%- do counts.update({row[0]: row[1] | int}) -%}
+    {%- if row[2] is not none -%}{%- do types.append(row[2]) -%}{%- endif -%}
   {%- endfor -%}
   {%- if key -%}
     {%- set keys = counts.pop('__keys') -%}
@@ -42,5 +51,5 @@
       {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
     {%- endif -%}
   {%- endif -%}
-  {{ return(counts) }}
+  {{ return({'counts': counts, 'key_type': types[0] if types else none}) }}
 {% endmacro %}

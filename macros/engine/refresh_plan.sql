@@ -25,11 +25,19 @@
   {%- set P = prefix -%}
   {%- set plan = [] -%}
   {#- the terms kept as scratch tables, and how every term is referenced -#}
+  {#- A relation with nothing pending reads no feed row (`where false`): Spark drops its empty
+      terms and every join term they empty, and none of them is worth a scratch table. A join
+      level's Δ/∇ can be non-empty only when a relation joined so far has pending rows. -#}
+  {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- set tables = [] -%}
   {%- if schema is not none -%}
+    {%- set reached = namespace(any=false) -%}
     {%- for alias in view['order'] -%}
-      {%- do tables.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
-      {%- if not loop.first -%}{%- do tables.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
+      {%- if alias in pending -%}
+        {%- do tables.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
+        {%- set reached.any = true -%}
+      {%- endif -%}
+      {%- if not loop.first and reached.any -%}{%- do tables.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
     {%- endfor -%}
   {%- endif -%}
   {%- set R = {} -%}
@@ -43,8 +51,8 @@
     {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
     {%- set X = P ~ alias ~ '__' -%}
-    {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]', [],
-          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi']))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]' ~ ('' if alias in pending else ': none pending'), [],
+          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'] if alias in pending else none))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'net_effect', '§5.3 net effect per key', [X ~ 'changes'],
           pdelta.net_effect_sql(X ~ 'changes', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'delta', 'Fig. 4: ΔR, the new images', [X ~ 'net_effect'],

@@ -123,17 +123,10 @@
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
-      {%- set counts = pdelta.change_counts(stage, key) -%}
-      {#- the type of the view's first key column, for the key-range variable -#}
-      {%- set key_type = [] -%}
-      {%- if retry or 'columns' not in inputs[view['root']] -%}
-        {%- for c in pdelta.state_columns(stage) if c[0] == key[0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
-      {%- else -%}
-        {%- for o in view['output'] if o[0] == key[0] -%}
-          {%- for c in inputs[o[1]]['columns'] if c[0] == o[2] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
-        {%- endfor -%}
-      {%- endif -%}
-      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, (key_type + ['string'])[0]) -%}
+      {#- the counts per set, and the type of the view's first key column for the key-range variable -#}
+      {%- set summary = pdelta.staged_summary(stage, key) -%}
+      {%- set counts = summary['counts'] -%}
+      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string') -%}
       {%- if opts['history'] -%}
         {%- if retry -%}
           {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
@@ -164,12 +157,13 @@
       {%- endif -%}
       {%- set rebuilt = not retry and choice['mode'] == 'rebuild' -%}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry) -%}
-      {%- set summary = [] -%}
-      {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do summary.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
+      {%- set described = [] -%}
+      {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}
       {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
-             ~ (' (rebuilt and diffed: the changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio)' if rebuilt else '') ~ ': ' ~ (summary | join(', ') if summary else 'no effective change')
+             ~ (' (' ~ refresh_opts['plan'] ~ ' plan)' if not retry and not rebuilt else '')
+             ~ (' (rebuilt and diffed: the changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio)' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
   {%- endif -%}

@@ -7,7 +7,8 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
                   those view rows, and whose post-hooks delete the keys that disappeared and
                   advance its watermarks
   <w>_c_partial   (c) pdelta dimension_view on the partial feeds (change tracking on the root,
-                  upsert feeds on the other relations), incremental always
+                  upsert feeds on the other relations), incremental always, the diff plan
+  <w>_c_rules     (c) the same with the paper's rules term by term (`pdelta_plan: rules`)
   <w>_c_complete  (c) the same on complete (log-based) feeds
   <w>_c_auto      (c) on the partial feeds with the cost-based choice (pdelta_rebuild_ratio)
   <w>_<rel>_mirror, <w>_<rel>_cdf, <w>_d
@@ -23,7 +24,7 @@ from pathlib import Path
 from .workloads import Workload, declaration
 
 SCHEMA = "pdelta_bench"
-CONTENDERS = ["a", "b", "c_partial", "c_complete", "c_auto", "d"]
+CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "d"]
 
 
 def q(name: str) -> str:
@@ -126,6 +127,8 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         off = "pdelta_rebuild_ratio=false"
         (models / f"{w.name}_c_partial.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}"))
+        (models / f"{w.name}_c_rules.sql").write_text(
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_plan='rules'"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(

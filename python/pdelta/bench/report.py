@@ -8,12 +8,13 @@ from pathlib import Path
 NAMES = {
     "a": "(a) rebuild",
     "b": "(b) affected-keys MERGE",
-    "c_partial": "(c) pdelta, partial feeds",
+    "c_partial": "(c) pdelta, partial feeds (diff plan)",
+    "c_rules": "(c) pdelta, partial feeds, rules plan",
     "c_complete": "(c) pdelta, complete feeds",
     "c_auto": "(c) pdelta, partial, cost-based",
     "d": "(d) pdelta over CDF mirrors",
 }
-FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "mode",
+FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs", "mode",
           "changes", "view_rows", "rows_written", "files_added", "bytes_added", "commits", "equal", "date"]
 
 
@@ -55,6 +56,7 @@ def ratios(results: list[dict]) -> list[dict]:
         for c, r in cs.items():
             row[c] = r["seconds"]
             row[c + "_statements"] = r["statements"]
+            row[c + "_jobs"] = r.get("spark_jobs")
             if "mode" in r:
                 row[c + "_mode"] = r["mode"]
         if "a" in cs:
@@ -75,13 +77,15 @@ def markdown(results: list[dict]) -> str:
     order = [c for c in NAMES if any(c in r for r in rows)]
     lines = [f"Measured {results[0].get('date')} on {m.get('cores')} cores, {m.get('memory_gib')} GiB "
              f"(Spark local, driver memory {m.get('driver_memory')}, {m.get('shuffle_partitions')} shuffle partitions); "
-             "seconds per refresh (one dbt invocation each, parse excluded), statements sent to Spark in brackets.", "",
+             "seconds per refresh (one dbt invocation each, parse excluded), in brackets the statements sent to Spark "
+             "/ the Spark jobs they ran.", "",
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
              + " | (c) partial ÷ (a) | (b) ÷ (c) partial | cost-based choice | rows written (a / b / c partial) | deletion vectors |",
              "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|---|---:|---|"]
     cells_by = _cells(results)
     for r in rows:
-        cells = [f"{r[c]:.1f} ({r[c + '_statements']})" if c in r else "" for c in order]
+        cells = [f"{r[c]:.1f} ({r[c + '_statements']}" + (f" / {r[c + '_jobs']})" if r.get(c + "_jobs") is not None else ")")
+                 if c in r else "" for c in order]
         cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
         written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
         lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | " + " | ".join(cells)
@@ -119,7 +123,7 @@ def fixed_delta(results: list[dict]) -> list[dict]:
 def print_ratios(results: list[dict]) -> None:
     print("seconds per refresh and their ratios (x/a = contender x ÷ rebuild), measured side by side in this run:")
     for r in ratios(results):
-        parts = [f"{c}={r[c]:.1f}s" for c in NAMES if c in r]
+        parts = [f"{c}={r[c]:.1f}s/{r[c + '_statements']}st/{r.get(c + '_jobs')}j" for c in NAMES if c in r]
         rel = [f"{k}={v}" for k, v in r.items() if "/" in k]
         print(f"{r['workload']:6s} {r['root_rows']:>11,} {r['ratio']:>8.3%} {r['changes']:>10,} changes | "
               + " ".join(parts) + " | " + " ".join(rel) + (f" | auto: {r['c_auto_mode']}" if "c_auto_mode" in r else ""))

@@ -49,6 +49,14 @@ def count_statements() -> None:
     SparkSession.sql = sql
 
 
+def spark_jobs(spark) -> int:
+    """how many Spark jobs the application has started so far (job ids are sequential)"""
+    try:
+        return int(spark.sparkContext._jsc.sc().dagScheduler().nextJobId().get())
+    except Exception:  # another Spark build: the jobs the status tracker still knows
+        return max(spark.sparkContext.statusTracker().getJobIdsForGroup(), default=-1) + 1
+
+
 class Dbt:
     def __init__(self, project: Path):
         from dbt.cli.main import dbtRunner
@@ -220,6 +228,7 @@ def check_equal(spark, w: Workload, contenders: list[str]) -> dict:
 def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> dict:
     since = int(time.time() * 1000)
     STATEMENTS[0] = 0
+    jobs_before = spark_jobs(spark)
     start = time.perf_counter()
     models = contender_models(w, contender)
     if full and contender == "d":
@@ -227,7 +236,8 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
     dbt("run", "-s", *models, *(["--full-refresh"] if full else []))
     seconds = time.perf_counter() - start
     statements = STATEMENTS[0]
-    out = {"contender": contender, "seconds": round(seconds, 3), "statements": statements}
+    out = {"contender": contender, "seconds": round(seconds, 3), "statements": statements,
+           "spark_jobs": spark_jobs(spark) - jobs_before}
     out.update(delta_metrics(spark, contender_tables(w, contender), since))
     if contender.startswith("c_") or contender == "d":
         view = f"{w.name}_{contender}"
@@ -304,7 +314,8 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                 for c in contenders:
                     res = timed(spark, dbt, w, c)
                     rows.append(res)
-                    log(f"{w.name} {ratio:.4%} {c}: {res['seconds']:.1f}s, {res['statements']} statements"
+                    log(f"{w.name} {ratio:.4%} {c}: {res['seconds']:.1f}s, {res['statements']} statements, "
+                        f"{res['spark_jobs']} Spark jobs"
                         + (f", {res['mode']}" if "mode" in res else ""))
                 eq = check_equal(spark, w, contenders)
                 log(f"{w.name} {ratio:.4%}: all {len(contenders)} contenders equal ({eq['view_rows']:,} view rows)")
