@@ -14,8 +14,8 @@
       {{ pdelta.cdf_feed(ref('cust_mirror'), ['cid']) }}
 
     The view reads from the version that switched the change data feed on, which this macro
-    looks up when the view is built; a mirror rebuilt with --full-refresh needs its cdf view
-    rebuilt too. -#}
+    looks up when the view is built, at the table's location (also looked up then); a mirror
+    rebuilt with --full-refresh needs its cdf view rebuilt too. -#}
 
 {#- turns the change data feed on for a Delta table (idempotent: no commit when already on) -#}
 {% macro enable_change_data_feed(relation) %}
@@ -54,9 +54,13 @@
   {%- set attrs = [] -%}
   {%- for c in adapter.get_columns_in_relation(relation) if c.name not in key -%}{%- do attrs.append(c.name) -%}{%- endfor -%}
   {%- set start = pdelta.cdf_start_version(relation) -%}
-  {%- set name = relation.schema ~ '.' ~ relation.identifier -%}
+  {#- by the table's location, not its name: a statement that reads table_changes('<name>')
+      and the table itself resolves both to one relation on Spark 4.2 / Delta 4.4 (the table
+      read as its change rows, or the reverse); the diff plan reads a mirror and its feed in
+      one statement -#}
+  {%- set location = run_query('describe detail ' ~ relation).columns['location'].values()[0] -%}
   with c as (
-    select * from table_changes({{ pdelta.sql_literal(name) }}, {{ start | int }})
+    select * from table_changes_by_path({{ pdelta.sql_literal(location) }}, {{ start | int }})
   ), n as (
     select * from c where `_change_type` in ('insert', 'update_postimage')
   ), o as (
