@@ -10,9 +10,10 @@
   {{ return({'name': name, 'rule': rule, 'reads': reads, 'sql': sql | trim, 'kept': kept}) }}
 {% endmacro %}
 
-{#- One statement: `select <select> from <final>` with every inline term it reads, directly
-    or through other inline terms, as a CTE (in plan order). Terms kept as tables are read
-    by name and are not followed further. -#}
+{#- One statement: `select <select> from <final>` with `final` and every inline term it
+    reads, directly or through other inline terms, as a CTE (in plan order). Terms kept as
+    tables are read by their qualified names and not followed further; `final` is computed
+    here even when it is kept as a table (the statement that fills that table). -#}
 {% macro plan_statement(plan, final, select='*') %}
   {%- set by_name = {} -%}
   {%- for term in plan -%}{%- do by_name.update({term['name']: term}) -%}{%- endfor -%}
@@ -20,7 +21,7 @@
   {%- set todo = [final] -%}
   {%- for _ in range(plan | length + 1) -%}
     {%- set next = [] -%}
-    {%- for name in todo if name in by_name and name not in needed and by_name[name]['kept'] == 'inline' -%}
+    {%- for name in todo if name in by_name and name not in needed and (by_name[name]['kept'] == 'inline' or name == final) -%}
       {%- do needed.append(name) -%}{%- do next.extend(by_name[name]['reads']) -%}
     {%- endfor -%}
     {%- do todo.clear() -%}{%- do todo.extend(next) -%}

@@ -24,8 +24,8 @@
   {%- set q = adapter.quote -%}
   {%- set P = prefix -%}
   {%- set plan = [] -%}
-  {#- the terms kept as scratch tables, and how every term is referenced -#}
-  {#- A relation with nothing pending reads no feed row (`where false`): Spark drops its empty
+  {#- The terms kept as scratch tables, and how every term is referenced (R: qualified names).
+      A relation with nothing pending reads no feed row (`where false`): Spark drops its empty
       terms and every join term they empty, and none of them is worth a scratch table. A join
       level's Δ/∇ can be non-empty only when a relation joined so far has pending rows. -#}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
@@ -160,19 +160,10 @@
 {% macro run_plan(plan, final, schema) %}
   {%- for term in plan if term['kept'] == 'table' -%}
     {%- call statement('pdelta_scratch') -%}
-      create table {{ schema }}.{{ term['name'] }} using parquet as {{ pdelta._table_term_sql(plan, term) }}
+      create table {{ schema }}.{{ term['name'] }} using parquet as {{ pdelta.plan_statement(plan, term['name']) }}
     {%- endcall -%}
   {%- endfor -%}
   {{ return(pdelta.plan_statement(plan, final)) }}
-{% endmacro %}
-
-{#- the SELECT that fills a kept term: its own SQL with the inline terms it reads -#}
-{% macro _table_term_sql(plan, term) %}
-  {%- set as_inline = [] -%}
-  {%- for t in plan -%}
-    {%- do as_inline.append(t if t['name'] != term['name'] else {'name': t['name'], 'rule': t['rule'], 'reads': t['reads'], 'sql': t['sql'], 'kept': 'inline'}) -%}
-  {%- endfor -%}
-  {{ return(pdelta.plan_statement(as_inline, term['name'])) }}
 {% endmacro %}
 
 {#- drops the plan's scratch tables; with check_first, only those that exist (a crashed run's
