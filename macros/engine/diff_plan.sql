@@ -95,12 +95,6 @@
   {{ return(plan) }}
 {% endmacro %}
 
-{#- quoted column list, each with an optional prefix (`x.`) -#}
-{% macro _cols(cols, prefix='') %}
-  {%- set out = [] -%}{%- for c in cols -%}{%- do out.append(prefix ~ adapter.quote(c)) -%}{%- endfor -%}
-  {{ return(out | join(', ')) }}
-{% endmacro %}
-
 {#- a relation's rows as the view reads them: its predicate applied, its key and carried
     columns renamed `<alias>__<column>` so that names stay unique across the joins -#}
 {% macro _relation_rows(r, state) %}
