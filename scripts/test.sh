@@ -43,9 +43,9 @@ dbt_lane() {  # target, local dir
     "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "run-operation paper_feed_fault --target $target --args '{kind: null_seq}'" \
-    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: 1 row(s) with a NULL \`_pdelta_seq\`" \
+    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: feed-seq-null: 1 row(s) with a NULL" \
     "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \
-    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: row(s) that landed at or below" \
+    "! run --target $target --vars '{paper_stage: new}' --select paper_d :: feed-seq-behind: 1 row(s) with a \`_pdelta_seq\` at or below" \
     "! pdelta explain paper_d --target $target :: the next refresh will STOP" \
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }

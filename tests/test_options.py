@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pdelta.contract import option_errors as contract_option_errors
 from pdelta.options import apply_option_errors, rebuild_option_errors
 from user_project import ROOT, dbt_deps, write_user_project
 
@@ -43,12 +44,15 @@ CASES = {
     "rebuild_feed_unknown": ({"pdelta_rebuild_feed": "keep"}, "pdelta_rebuild_feed: expected 'reset'"),
     "valid_plans": ({"pdelta_plan": "rules"}, None),
     "plan_unknown": ({"pdelta_plan": "fast"}, "pdelta_plan: expected 'diff' (recompute the rows the batch reaches"),
+    "valid_contract": ({"pdelta_bad_rows": "quarantine", "pdelta_unexpected_sets": "warn"}, None),
+    "bad_rows_unknown": ({"pdelta_bad_rows": "skip"}, "pdelta_bad_rows: expected 'stop' (a refresh meeting a row that"),
+    "unexpected_sets_unknown": ({"pdelta_unexpected_sets": "ignore"}, "pdelta_unexpected_sets: expected 'stop'"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 
 
 def python_errors(cfg: dict) -> list[str]:
-    return apply_option_errors(cfg, ATTRS) + rebuild_option_errors(cfg)
+    return apply_option_errors(cfg, ATTRS) + rebuild_option_errors(cfg) + contract_option_errors(cfg)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -67,13 +71,14 @@ MACROS = """
 {% macro options_report(cases, attrs) %}
   {%- set out = {} -%}
   {%- for name, cfg in cases.items() -%}
-    {%- do out.update({name: pdelta.apply_option_errors(cfg, attrs) + pdelta.rebuild_option_errors(cfg)}) -%}
+    {%- do out.update({name: pdelta.apply_option_errors(cfg, attrs) + pdelta.rebuild_option_errors(cfg) + pdelta.contract_option_errors(cfg)}) -%}
   {%- endfor -%}
   {{ log('OPTIONS_REPORT ' ~ tojson(out), info=true) }}
 {% endmacro %}
 {% macro options_refused(cfg, attrs) %}
   {%- do pdelta.apply_options(cfg, attrs) -%}
   {%- do pdelta.rebuild_options(cfg) -%}
+  {%- do pdelta.contract_options(cfg) -%}
 {% endmacro %}
 """
 
@@ -107,7 +112,7 @@ def test_jinja_gives_python_s_messages(project):
         assert report[case] == python_errors(cfg), case
 
 
-@pytest.mark.parametrize("case", ["apply_unknown_option", "ratio_text"])
+@pytest.mark.parametrize("case", ["apply_unknown_option", "ratio_text", "bad_rows_unknown"])
 def test_the_engine_refuses_a_bad_value(project, case):
     cfg, fragment = CASES[case]
     res, logged = run_operation(project, "options_refused", {"cfg": cfg, "attrs": ATTRS})

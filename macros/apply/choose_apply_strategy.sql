@@ -10,7 +10,11 @@
                         model asks for it (`pdelta_apply: {upsert: merge}`)
       bucket_overwrite  plain-file targets (no MERGE): the affected key buckets are rewritten
     A retry of a batch whose first attempt may have written part of it takes an idempotent
-    strategy (delete_insert / merge / bucket_overwrite): an append would add the same rows twice. -#}
+    strategy (delete_insert / merge / bucket_overwrite): an append would add the same rows twice.
+    An append also needs each `ins` key to be absent from the target: the diff plan and a mirror
+    compute `ins` against the target's own rows, but the rules plan derives it from feed rows, so
+    a dimension view on that plan passes `opts['append_ins'] = false` and an insert-only batch
+    deletes its keys first (a feed row breaking the contract cannot leave a key twice). -#}
 {% macro choose_apply_strategy(counts, opts, retry=false) %}
   {{ return(adapter.dispatch('choose_apply_strategy', 'pdelta')(counts, opts, retry)) }}
 {% endmacro %}
@@ -21,7 +25,7 @@
   {%- if not present -%}{{ return('none') }}{%- endif -%}
   {%- set only_ins = present | reject('equalto', 'ins') | list | length == 0 -%}
   {%- set only_del = present | reject('in', ['del', 'delk']) | list | length == 0 -%}
-  {%- if only_ins and not retry -%}{{ return('append') }}{%- endif -%}
+  {%- if only_ins and not retry and opts.get('append_ins', true) -%}{{ return('append') }}{%- endif -%}
   {%- if not opts['merge'] -%}{{ return('bucket_overwrite') }}{%- endif -%}
   {%- if only_del -%}{{ return('delete_by_key') }}{%- endif -%}
   {{ return(opts.get('upsert') or 'delete_insert') }}

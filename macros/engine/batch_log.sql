@@ -7,7 +7,8 @@
     create table if not exists {{ batches }}
       (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
        `counts` string, `mode` string, `recorded_at` timestamp,
-       `strategy` string, `statements` string, `rows_written` string, `retried` boolean)
+       `strategy` string, `statements` string, `rows_written` string, `retried` boolean,
+       `feed_position` string)
     using delta
   {%- endcall -%}
   {#- dbt lists relations once per run: later models of this run must see the new table -#}
@@ -17,21 +18,28 @@
 {#- What the batch log says, in one query: {last: last committed batch id (-1: none),
     consumed: {input: highest hi consumed since the last full build}, full_pending: a full build started after the last
     commit, last_full: batch id of the last full build, last_counts: {input: counts of its
-    last committed row}} -#}
+    last committed row}, positions: {input: the feed's position ({rows, sum} at or below the
+    consumed sequence) its newest row since the last full build recorded, when it has one}} -#}
 {% macro batch_log_state(batches) %}
-  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}} -%}
+  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {}} -%}
   {%- set started = [] -%}
   {%- set newest = {} -%}
   {#- consumed: the highest bound since the last full build only; a full build records each
       feed's position anew (a feed that restarted its sequences with it is read again) -#}
   {%- set sql -%}
     select b.`input`, b.`mode`, max(b.`batch_id`), max(case when b.`batch_id` >= f.`last_full` then b.`hi` end),
-           max_by(b.`counts`, b.`batch_id`)
-    from {{ batches }} as b
+           max_by(b.`counts`, b.`batch_id`),
+           max_by(case when b.`batch_id` >= f.`last_full` then get_json_object(b.`row`, '$.feed_position') end, b.`batch_id`),
+           max(b.`row` like '%"feed_position":%')
+    {#- `feed_position` through the row's JSON: a log written before the column existed reads as
+        none (and is upgraded below) instead of failing the query -#}
+    from (select *, to_json(struct(*), map('ignoreNullFields', 'false')) as `row` from {{ batches }}) as b
     cross join (select coalesce(max(`batch_id`), -1) as `last_full` from {{ batches }} where `mode` = 'full') as f
     group by b.`input`, b.`mode`
   {%- endset -%}
+  {%- set ns = namespace(rows=false, has_position=false) -%}
   {%- for row in run_query(sql).rows -%}
+    {%- set ns.rows = true -%}{%- if row[6] -%}{%- set ns.has_position = true -%}{%- endif -%}
     {%- set b = row[2] | int -%}
     {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
     {%- else -%}
@@ -40,6 +48,7 @@
       {%- if row[0] not in newest or b > newest[row[0]] -%}
         {%- do newest.update({row[0]: b}) -%}
         {%- do st['last_counts'].update({row[0]: fromjson(row[4]) if row[4] else {}}) -%}
+        {%- if row[5] -%}{%- do st['positions'].update({row[0]: fromjson(row[5])}) -%}{%- else -%}{%- do st['positions'].pop(row[0], none) -%}{%- endif -%}
       {%- endif -%}
       {%- set prev = st['consumed'].get(row[0]) -%}
       {%- if row[0] not in st['consumed'] or (row[3] is not none and (prev is none or row[3] | int > prev)) -%}
@@ -48,6 +57,9 @@
     {%- endif -%}
   {%- endfor -%}
   {%- do st.update({'full_pending': (started | select('gt', st['last']) | list | length) > 0}) -%}
+  {%- if ns.rows and not ns.has_position -%}
+    {%- call statement('upgrade_batch_log') -%}alter table {{ batches }} add columns (`feed_position` string){%- endcall -%}
+  {%- endif -%}
   {{ return(st) }}
 {% endmacro %}
 
@@ -55,12 +67,13 @@
 {% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
-                               `strategy`, `statements`, `rows_written`, `retried`) values
+                               `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
     {% for alias, r in ranges.items() -%}
       ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(r['changes'] | string) }}, {{ pdelta.sql_literal(r['lo']) }}, {{ pdelta.sql_literal(r['hi']) }},
        {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal(mode) }}, current_timestamp(),
        {{ pdelta.sql_literal(applied.get('strategy')) }}, {{ pdelta.sql_literal(tojson(applied.get('statements', []))) }},
-       {{ pdelta.sql_literal(tojson(applied.get('rows_written', {}))) }}, {{ 'true' if retried else 'false' }}){% if not loop.last %},{% endif %}
+       {{ pdelta.sql_literal(tojson(applied.get('rows_written', {}))) }}, {{ 'true' if retried else 'false' }},
+       {{ pdelta.sql_literal(tojson(r['position']) if r.get('position') else none) }}){% if not loop.last %},{% endif %}
     {% endfor %}
   {%- endcall -%}
 {% endmacro %}
@@ -80,7 +93,7 @@
 
 {% macro stage_properties(batch_id, ranges) %}
   {%- set plain = {} -%}
-  {#- feed_rows: what the next refresh checks for rows behind the watermark (feeds_behind_watermark) -#}
-  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'feed_rows': r.get('feed_rows')}}) -%}{%- endfor -%}
+  {#- position: what a retry records in the batch log for the next refresh's rewritten-feed check -#}
+  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
   {{ return("tblproperties ('pdelta.batch' = '" ~ (batch_id | int) ~ "', 'pdelta.ranges' = " ~ pdelta.sql_literal(tojson(plain)) ~ ")") }}
 {% endmacro %}

@@ -40,7 +40,7 @@
   {%- set parts = [] -%}
   {%- for alias in pending -%}
     {%- set inp = inputs[alias] -%}
-    {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) -%}
+    {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'], inp.get('exclude')) -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, (select count(*) from (" ~ pending_rows ~ ")) as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
   {%- set ns = namespace(f=0.0) -%}

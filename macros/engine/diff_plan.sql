@@ -39,7 +39,7 @@
     {%- set reads = [] -%}
     {%- if alias in pending -%}
       {%- do parts.append('select distinct ' ~ pdelta._cols(r['key']) ~ ' from ('
-            ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi']) ~ ') as f') -%}
+            ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
     {%- endif -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
       {%- set on = [] -%}

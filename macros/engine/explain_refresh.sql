@@ -25,8 +25,21 @@
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string, 'lo': lo, 'hi': inp['hi']}}) -%}
     {%- do inp.update({'lo': lo, 'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
-  {#- feed rows the refresh would stop on, as the materialization finds them -#}
-  {%- set stops = pdelta.feeds_behind_watermark(view, inputs, pdelta.staged_batch(pdelta.meta_relation(this_rel, 'stage')), blog['last']) if built else [] -%}
+  {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}
+  {%- set stops = [] -%}{%- set quarantine = [] -%}
+  {%- if built -%}
+    {%- set scanned = {} -%}
+    {%- for alias in view['order'] if inputs[alias].get('scan') -%}{%- do scanned.update({alias: inputs[alias]['scan']}) -%}{%- endfor -%}
+    {%- set contract_opts = pdelta.contract_options(node.config) -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, scanned, blog['positions'], contract_opts) -%}
+    {%- set quarantined = [] -%}
+    {%- for v in violations -%}
+      {%- if v['action'] == 'stop' -%}{%- do stops.append(pdelta.describe_violation(v)) -%}
+      {%- elif v['action'] == 'quarantine' -%}{%- do quarantined.append(v) -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- do pdelta.exclude_bad_rows(inputs, quarantined, contract_opts) -%}
+  {%- endif -%}
   {%- set q = adapter.quote -%}
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
@@ -47,9 +60,10 @@
   {%- endfor -%}
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
-      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops,
+      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
       'changes_sql': changes_sql, 'apply_sql': ''} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
+  {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}
     {%- if plan_kind == 'diff' -%}
@@ -65,7 +79,7 @@
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'], inp['lo'], inp['hi']) ~ ')' -%}
+      {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'], inp['lo'], inp['hi'], inp.get('exclude')) ~ ')' -%}
       {%- do input_counts.update({alias: pdelta.change_counts(pending_rows) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}

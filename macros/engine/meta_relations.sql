@@ -32,8 +32,9 @@
 {% endmacro %}
 
 {#- change_counts and, with `key`, the type of the first key column (what the apply's key-range
-    variable is declared with), in one query: {counts, key_type (none without key or rows)} -#}
-{% macro staged_summary(stage, key=none) %}
+    variable is declared with), in one query: {counts, key_type (none without key or rows),
+    keys: distinct keys}; with `check`, a batch with more changes than keys stops the run -#}
+{% macro staged_summary(stage, key=none, check=true) %}
   {%- set counts = {} -%}
   {%- set types = [] -%}
   {%- set key_type = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
@@ -45,11 +46,9 @@
     {%- do counts.update({row[0]: row[1] | int}) -%}
     {%- if row[2] is not none -%}{%- do types.append(row[2]) -%}{%- endif -%}
   {%- endfor -%}
-  {%- if key -%}
-    {%- set keys = counts.pop('__keys') -%}
-    {%- if keys != counts.values() | sum -%}
-      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
-    {%- endif -%}
+  {%- set keys = counts.pop('__keys') if key else none -%}
+  {%- if check and key and keys != counts.values() | sum -%}
+    {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
   {%- endif -%}
-  {{ return({'counts': counts, 'key_type': types[0] if types else none}) }}
+  {{ return({'counts': counts, 'key_type': types[0] if types else none, 'keys': keys}) }}
 {% endmacro %}

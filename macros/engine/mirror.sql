@@ -39,12 +39,13 @@
   {{ return(attrs) }}
 {% endmacro %}
 
-{#- snapshot (or nothing) with the net effect of feed rows up to `hi` applied -#}
-{% macro mirror_rebuild_sql(changes, snapshot, key, attrs, hi) %}
+{#- snapshot (or nothing) with the net effect of feed rows up to `hi` applied (less the rows
+    `exclude` quarantines: feed_range_sql) -#}
+{% macro mirror_rebuild_sql(changes, snapshot, key, attrs, hi, exclude=none) %}
   {%- set q = adapter.quote -%}
   {%- set cols = key + attrs -%}
   with feed as (
-    {{ pdelta.feed_range_sql(changes, cols + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], none, hi) }}
+    {{ pdelta.feed_range_sql(changes, cols + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], none, hi, exclude) }}
   ), net as (
     {{ pdelta.net_effect_sql('feed', key, attrs) }}
   )

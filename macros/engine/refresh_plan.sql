@@ -52,7 +52,7 @@
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
     {%- set X = P ~ alias ~ '__' -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]' ~ ('' if alias in pending else ': none pending'), [],
-          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'] if alias in pending else none))) -%}
+          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'] if alias in pending else none, inp.get('exclude')))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'net_effect', '§5.3 net effect per key', [X ~ 'changes'],
           pdelta.net_effect_sql(X ~ 'changes', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'delta', 'Fig. 4: ΔR, the new images', [X ~ 'net_effect'],

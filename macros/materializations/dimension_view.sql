@@ -32,6 +32,7 @@
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
   {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
   {%- set refresh_opts = pdelta.rebuild_options(config) -%}
+  {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 
@@ -58,7 +59,7 @@
   {%- if why_full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
-    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'feed_rows': inputs[alias].get('feed_rows')}}) -%}{%- endfor -%}
+    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
     {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -76,14 +77,20 @@
         {%- endif -%}
         {%- do inp.update({'lo': blog['consumed'][alias]}) -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'feed_rows': inp.get('feed_rows')}}) -%}
+        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
       {%- endfor -%}
-      {#- rows no refresh would read stop the run before anything is written -#}
-      {%- set lost = pdelta.feeds_behind_watermark(view, inputs, staged, blog['last']) -%}
-      {%- if lost -%}
-        {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": " ~ lost | join('; ') ~ ". No refresh reads such rows, so nothing was written. Give every change a sequence above the ones already consumed, or rebuild from the states with `dbt run --full-refresh --select " ~ model.name ~ "+`.") }}
-      {%- endif -%}
+      {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
+          is written, or is quarantined and left out of the batch -#}
+      {%- set scanned = {} -%}
+      {%- for alias in view['order'] if inputs[alias].get('scan') -%}{%- do scanned.update({alias: inputs[alias]['scan']}) -%}{%- endfor -%}
+      {%- set violations = pdelta.feed_contract_violations(inputs, scanned, blog['positions'], contract_opts) -%}
+      {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
       {%- set pending = pdelta.pending_inputs(view, inputs) -%}
+      {%- if bad_aliases -%}
+        {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
+        {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
+               ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
+      {%- endif -%}
       {%- if pending -%}
         {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
             view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
@@ -124,8 +131,18 @@
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
       {#- the counts per set, and the type of the view's first key column for the key-range variable -#}
-      {%- set summary = pdelta.staged_summary(stage, key) -%}
+      {%- set summary = pdelta.staged_summary(stage, key, check=false) -%}
+      {%- if summary['keys'] != summary['counts'].values() | sum -%}
+        {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
+            The stage goes, so that the run after the fix computes the batch afresh -#}
+        {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
+        {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': the batch holds ' ~ (summary['counts'].values() | sum) ~ ' changes for '
+              ~ summary['keys'] ~ ' keys, so nothing was written: ' ~ (pdelta.duplicate_key_report(view, inputs) | join('; ') or 'no state holds a duplicate key now; run again')
+              ~ '. Fix the state and run again; no --full-refresh is needed.') }}
+      {%- endif -%}
       {%- set counts = summary['counts'] -%}
+      {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
+      {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or (not retry and choice['mode'] == 'rebuild')}) -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string') -%}
       {%- if opts['history'] -%}
         {%- if retry -%}

@@ -12,36 +12,57 @@
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
   {%- set snapshot = pdelta.resolve_relation(m['snapshot']) if m['snapshot'] else none -%}
-  {%- set hi = pdelta.feed_upper_bound(changes) -%}
   {%- set feed_columns = pdelta.state_columns(changes) -%}
   {%- set attrs = pdelta.mirror_attrs(changes, m['key'], feed_columns) -%}
   {%- set key_type = [] -%}
   {%- for c in feed_columns if c[0] == m['key'][0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(config, attrs) -%}
   {%- set q = adapter.quote -%}
+  {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
   {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
+  {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
+      in one scan; a feed a pdelta capture writes is checked by the capture -#}
+  {%- set lo = none if full else blog['consumed'].get('changes') -%}
+  {%- set inputs = {'changes': {'changes': changes, 'state': none, 'lo': lo}} -%}
+  {%- set scanned = {} -%}
+  {%- if changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
+    {%- set hi = pdelta.feed_upper_bound(changes) -%}
+  {%- else -%}
+    {%- do scanned.update({'changes': {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
+                                       'state': none, 'technique': m['technique']}}) -%}
+    {%- do inputs['changes'].update({'scan': scanned['changes']}) -%}
+    {%- do inputs['changes'].update(pdelta.feed_scans([scanned['changes']])['changes']) -%}
+    {%- set hi = inputs['changes']['hi'] -%}
+  {%- endif -%}
+  {%- do inputs['changes'].update({'hi': hi}) -%}
+  {%- set staged = none if full else pdelta.staged_batch(stage) -%}
+  {%- set retry = staged is not none and staged['batch_id'] == blog['last'] + 1 -%}
+  {%- set bad_aliases = [] -%}
+  {%- if scanned and not retry -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, scanned, {} if full else blog['positions'], contract_opts) -%}
+    {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract('mirror ' ~ model.name, violations), contract_opts) -%}
+  {%- endif -%}
+  {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- do pdelta.create_batch_log(batches) -%}
     {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
-    {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi), m['key'], opts) -%}
+    {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
+    {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude), m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
     {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
-    {%- set staged = pdelta.staged_batch(stage) -%}
-    {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
     {%- if retry -%}
       {%- set ranges = staged['ranges'] -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
-      {%- set lo = blog['consumed'].get('changes') -%}
       {%- if hi is none or (lo is not none and hi <= lo) -%}{%- set hi = lo -%}{%- endif -%}
-      {%- set ranges = {'changes': {'changes': changes, 'lo': lo, 'hi': hi}} -%}
+      {%- set ranges = {'changes': {'changes': changes, 'lo': lo, 'hi': hi, 'position': inputs['changes'].get('position')}} -%}
     {%- endif -%}
     {%- set r = ranges['changes'] -%}
     {%- if not retry and (r['hi'] is none or (r['lo'] is not none and r['hi'] <= r['lo'])) -%}
@@ -49,10 +70,16 @@
       {{ log('pdelta: mirror ' ~ model.name ~ ': no new changes', info=true) }}
     {%- else -%}
       {%- if not retry -%}
+        {%- if bad_aliases -%}
+          {%- do inputs['changes'].update({'hi': r['hi']}) -%}
+          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
+          {{ log('pdelta: mirror ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract into '
+                 ~ pdelta.meta_relation(this, 'quarantine'), info=true) }}
+        {%- endif -%}
         {%- call statement('stage') -%}
           create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as
           with feed as (
-            {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], r['lo'], r['hi']) }}
+            {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], r['lo'], r['hi'], exclude) }}
           ), net as (
             {{ pdelta.net_effect_sql('feed', m['key'], attrs) }}
           )

@@ -14,10 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import algebra
+from . import algebra, contract
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
 SEED_PATH = Path("seeds") / "examples" / "algebra" / "algebra_expected.csv"
+CONTRACT_PATH = Path("macros") / "engine" / "feed_contract.sql"
 
 
 def find_project_root(start: Path) -> Path:
@@ -30,7 +31,8 @@ def find_project_root(start: Path) -> Path:
 def cmd_gen_macros(args: argparse.Namespace) -> int:
     root = find_project_root(Path.cwd())
     stale = 0
-    for path, text in ((MACRO_PATH, algebra.render_macro()), (SEED_PATH, algebra.render_flag_seed())):
+    for path, text in ((MACRO_PATH, algebra.render_macro()), (SEED_PATH, algebra.render_flag_seed()),
+                       (CONTRACT_PATH, contract.render_macro())):
         target = root / path
         if args.check:
             if not target.exists() or target.read_text() != text:
@@ -219,10 +221,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
               + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
     rc = 0
     for stop in info.get("stops") or []:
-        # the refresh would refuse these rows (feeds_behind_watermark): no refresh reads them
-        print(f"  the next refresh will STOP: {stop}; run `dbt run --full-refresh --select {args.model}+` "
-              "once every change has a sequence above the ones consumed")
+        # rows that break the feed contract (macros/engine/feed_checks.sql): nothing is written
+        print(f"  the next refresh will STOP, writing nothing: {stop}")
         rc = 1
+    for bad in info.get("quarantine") or []:
+        print(f"  the next refresh will QUARANTINE (pdelta_bad_rows: quarantine): {bad}")
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)

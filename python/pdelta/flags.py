@@ -98,9 +98,10 @@ class Analysis:
     inputs: dict[str, set[str]]                   # alias -> sets its feed can deliver
     relations: dict[str, set[str]] = field(default_factory=dict)  # alias -> sets after σ/π
     output: set[str] = field(default_factory=set)
+    plan: str = "diff"
 
     def statements(self) -> list[str]:
-        return apply_statements(self.output)
+        return apply_statements(self.output, ins_checked=self.plan != "rules")
 
 
 def rows_to_sets(rows: set[Row]) -> set[str]:
@@ -121,7 +122,7 @@ def analyze(view: View, techniques: dict[str, str] | None = None,
             inputs[alias] = set((upstream or {}).get(src, algebra.SIX_SETS))
         else:
             inputs[alias] = set(TECHNIQUES.get(tech or "any", algebra.SIX_SETS))
-    result = Analysis(view.model, inputs)
+    result = Analysis(view.model, inputs, plan=view.plan)
     derived: dict[str, set[Row]] = {}
     for alias in view.order:
         rows = encode(possible_net(inputs[alias]))
@@ -173,13 +174,14 @@ def analyze_all(views: dict[str, View]) -> dict[str, Analysis]:
     return done
 
 
-def apply_statements(sets: set[str], upsert: str = "delete_insert") -> list[str]:
+def apply_statements(sets: set[str], upsert: str = "delete_insert", ins_checked: bool = True) -> list[str]:
     """What applying a batch with these sets takes (paper §4: less partial deltas apply cheaper),
     as macros/apply/choose_apply_strategy.sql picks it for a MERGE-capable target; `upsert` is
-    the model's `pdelta_apply.upsert` (delete_insert by default, or merge)."""
+    the model's `pdelta_apply.upsert` (delete_insert by default, or merge); `ins_checked`: the
+    batch's `ins` keys were checked absent from the target (not so in the rules plan)."""
     if not sets:
         return ["nothing to apply"]
-    if sets <= {"ins"}:
+    if sets <= {"ins"} and ins_checked:
         return ["append: INSERT INTO (no scan of the target)"]
     if sets <= {"del", "delk"}:
         return ["delete_by_key: a delete-only MERGE on the key"]

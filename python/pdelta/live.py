@@ -80,6 +80,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import contract
 from .algebra import SIX_SETS
 from .declaration import View, Violation
 from .flags import technique_sets
@@ -184,10 +185,6 @@ def _any_null(cols: list[str], prefix: str = "") -> str:
 
 def _all_not_null(cols: list[str], prefix: str = "") -> str:
     return " and ".join(f"{prefix}{q(c)} is not null" for c in cols) or "true"
-
-
-def _set_list(sets) -> str:
-    return ", ".join(f"'{s}'" for s in sets)  # the fixed names of algebra.SIX_SETS
 
 
 def _fmt_value(v: Any) -> str:
@@ -437,21 +434,13 @@ class _Check:
         self.stats["pending"][alias] = f["pending"]
         self.stats["sets"][alias] = f["sets"]
         show = key + ["_pdelta_type", "_pdelta_seq"]
-        what = {
-            "feed-type": ("pending row(s) with a `_pdelta_type` that is not one of the six sets "
-                          f"{list(SIX_SETS)}", "_pdelta_type", "every row belongs to one of the six sets"),
-            "feed-key-null": (f"pending row(s) with a NULL key column {key}", key[0],
-                              "every feed row carries its whole key"),
-            "feed-seq-null": ("pending row(s) with a NULL `_pdelta_seq`: no refresh ever consumes them",
-                              "_pdelta_seq", "give every row a bigint sequence above the last consumed one"),
-            "feed-upd-images": ("`upd` row(s) with a NULL `_pdelta_before`: an update pair carries both images",
-                                "_pdelta_before", "emit `up` when the before-image is unknown"),
-            "feed-before-image": ("row(s) of a set other than `upd` with a non-NULL `_pdelta_before`",
-                                  "_pdelta_before", "only `upd` rows carry a before-image; emit `upd` or NULL it"),
-            "feed-delk-key-only": (f"`delk` row(s) with a non-NULL attribute column {attrs}: a partial delete "
-                                   "carries only the key", attrs[0] if attrs else None,
-                                   "emit `del` with the deleted row when it is known, else NULL the attributes"),
-        }
+        # the row checks every refresh runs (python/pdelta/contract.py), and the NULL sequence
+        column_of = {"feed-type": "_pdelta_type", "feed-key-null": key[0],
+                     "feed-delk-key-only": attrs[0] if attrs else None}
+        what = {rule: (f"pending row(s) with {problem}", column_of.get(rule, "_pdelta_before"), hint)
+                for rule, (_, problem, hint) in contract.ROW_CHECKS.items() if rule != "feed-technique"}
+        what["feed-seq-null"] = ("pending row(s) with " + contract.OTHER_CHECKS["feed-seq-null"][0], "_pdelta_seq",
+                                 contract.OTHER_CHECKS["feed-seq-null"][1])
         for rule, (msg, column, hint) in what.items():
             n, ex = f["rules"][rule]
             if n:
@@ -497,16 +486,9 @@ class _Check:
         src = (f"select *, count(*) over (partition by {kq}, `_pdelta_seq`) as `_pdelta_n`, "
                f"row_number() over (partition by {kq}, `_pdelta_seq` order by `_pdelta_type`) as `_pdelta_rk` "
                f"from {feed} where {pending}")
-        rules = {  # rule -> condition on a pending row
-            "feed-type": f"`_pdelta_type` is null or `_pdelta_type` not in ({_set_list(SIX_SETS)})",
-            "feed-key-null": _any_null(key),
-            "feed-seq-null": "`_pdelta_seq` is null",
-            "feed-upd-images": "`_pdelta_type` = 'upd' and `_pdelta_before` is null",
-            "feed-before-image": f"`_pdelta_type` in ({_set_list(s for s in SIX_SETS if s != 'upd')}) "
-                                 "and `_pdelta_before` is not null",
-            "feed-delk-key-only": "`_pdelta_type` = 'delk' and ("
-                                  + (" or ".join(f"{q(a)} is not null" for a in attrs) or "false") + ")",
-        }
+        rules = {rule: contract.fill(cond, key, attrs)  # rule -> condition on a pending row
+                 for rule, (cond, _, _) in contract.ROW_CHECKS.items() if rule != "feed-technique"}
+        rules["feed-seq-null"] = "`_pdelta_seq` is null"
         dup = f"{_all_not_null(key)} and `_pdelta_seq` is not null and `_pdelta_n` > 1"
         show = [q(c) for c in key + ["_pdelta_type", "_pdelta_seq"]]
         aggs = ["count(*)", "max(`_pdelta_seq`)", *(f"count_if(`_pdelta_type` = '{s}')" for s in SIX_SETS)]

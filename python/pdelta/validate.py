@@ -14,6 +14,7 @@ from sqlglot import exp
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
 from .flags import technique_sets
+from . import contract
 from .options import DEFAULT_PLAN, apply_option_errors, rebuild_option_errors
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
@@ -62,9 +63,11 @@ def check_options(node, view: View) -> list[Violation]:
     cfg = {k: node.config.get(k) for k in ("pdelta_apply", "pdelta_history", "tblproperties", "pdelta_rebuild_ratio")}
     cfg["pdelta_rebuild_feed"] = node.config.get("pdelta_rebuild_feed", "reset")
     cfg["pdelta_plan"] = node.config.get("pdelta_plan", DEFAULT_PLAN)
+    for name, (values, _) in contract.OPTIONS.items():
+        cfg[name] = node.config.get(name, values[0])
     attrs = [o[0] for o in view.output if o[0] not in view.key]
     return [Violation(node.name, "config", m, hint="docs/apply.md and docs/dimension-views.md list the settings")
-            for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg)]
+            for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg) + contract.option_errors(cfg)]
 
 
 def check_body(node) -> list[Violation]:

@@ -1,0 +1,329 @@
+{#- The feed contract enforced by every refresh (python/pdelta/contract.py, generated into
+    feed_contract()): the rows a refresh is about to consume are checked in the one statement
+    that also freezes the feeds' bounds (feed_scans), so a clean batch costs no extra statement.
+    On a bad row the refresh stops before writing anything (`pdelta_bad_rows: stop`, the
+    default), or copies the bad rows into <model>__pdelta_quarantine with their rule and leaves
+    them out of the batch (`quarantine`); the watermark never moves past a row silently. -#}
+
+{#- `pdelta_bad_rows` and `pdelta_unexpected_sets` from the model's config or the project var of
+    the same name: {bad_rows, unexpected_sets}; a bad value fails the run with the message
+    `pdelta validate` gives (python/pdelta/options.py contract_option_errors) -#}
+{% macro contract_options(cfg) %}
+  {%- set eff = {'pdelta_bad_rows': cfg.get('pdelta_bad_rows', var('pdelta_bad_rows', 'stop')),
+                 'pdelta_unexpected_sets': cfg.get('pdelta_unexpected_sets', var('pdelta_unexpected_sets', 'stop'))} -%}
+  {%- set errors = pdelta.contract_option_errors(eff) -%}
+  {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
+  {{ return({'bad_rows': eff['pdelta_bad_rows'], 'unexpected_sets': eff['pdelta_unexpected_sets']}) }}
+{% endmacro %}
+
+{% macro contract_option_errors(cfg) %}
+  {%- set out = [] -%}
+  {%- for name, o in pdelta.feed_contract()['options'].items() -%}
+    {%- set value = cfg.get(name, o['values'][0]) -%}
+    {%- if value not in o['values'] -%}{%- do out.append(name ~ ': expected ' ~ o['expected'] ~ ", got '" ~ value ~ "'") -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- the row checks for one feed as [{rule, condition}]: key and attribute columns fill the
+    templates; `technique`'s check only when it is declared and cannot emit every set -#}
+{% macro feed_row_checks(key, attrs, technique) %}
+  {%- set c = pdelta.feed_contract() -%}
+  {%- set allowed = c['technique_sets'].get(technique) -%}
+  {%- set sets = [] -%}{%- for s in pdelta.delta_model()['six_sets'] -%}{%- do sets.append("'" ~ s ~ "'") -%}{%- endfor -%}
+  {%- set key_null = [] -%}{%- for k in key -%}{%- do key_null.append(adapter.quote(k) ~ ' is null') -%}{%- endfor -%}
+  {%- set attrs_nn = [] -%}{%- for a in attrs -%}{%- do attrs_nn.append(adapter.quote(a) ~ ' is not null') -%}{%- endfor -%}
+  {%- set allowed_sql = [] -%}{%- for s in allowed or [] -%}{%- do allowed_sql.append("'" ~ s ~ "'") -%}{%- endfor -%}
+  {%- set out = [] -%}
+  {%- for check in c['row_checks'] if check['rule'] != 'feed-technique' or (allowed is not none and allowed | length < sets | length) -%}
+    {%- do out.append({'rule': check['rule'], 'condition': check['condition']
+          | replace('{key_null}', key_null | join(' or ') or 'false')
+          | replace('{attrs_not_null}', attrs_nn | join(' or ') or 'false')
+          | replace('{six_sets}', sets | join(', '))
+          | replace('{allowed_sets}', allowed_sql | join(', '))}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- rows of a feed a refresh consumes: sequence in (lo, hi]; hi none: every sequence -#}
+{% macro _pending_condition(lo, hi) %}
+  {%- set parts = ['`_pdelta_seq` is not null'] -%}
+  {%- if lo is not none -%}{%- do parts.append('`_pdelta_seq` > ' ~ (lo | int)) -%}{%- endif -%}
+  {%- if hi is not none -%}{%- do parts.append('`_pdelta_seq` <= ' ~ (hi | int)) -%}{%- endif -%}
+  {{ return('(' ~ parts | join(' and ') ~ ')') }}
+{% endmacro %}
+
+{#- a feed row's identity for the position check: sequence, set and key, hashed into [0, 2^31) -#}
+{% macro _row_hash(key) %}
+  {{ return('pmod(xxhash64(f.`_pdelta_seq`, f.`_pdelta_type`, ' ~ pdelta._cols(key, 'f.') ~ '), 2147483647)') }}
+{% endmacro %}
+
+{#- Feeds that are no pdelta relation's, each scanned once, all in one statement. `scans`: list
+    of {alias, changes, lo (the sequence consumed so far or none), hi (a bound fixed elsewhere,
+    e.g. by a mirror of the feed; none: the feed's highest sequence now), key, attrs (the feed's
+    attribute columns the refresh reads), state (for the type check; none: no check),
+    technique}. Returns alias -> {
+      hi           the bound: `hi` or the highest sequence now (none when empty)
+      feed_rows    rows at or below hi, and position: {rows, sum}: their count and hash sum,
+                   which the batch log keeps so that the next refresh sees rewritten feeds
+      through_lo   rows at or below lo now, sum_lo: their hash sum (none without lo)
+      null_seq     rows without a sequence
+      checks       rule -> {n, ex}: pending rows (in (lo, hi]) breaking each row check and one
+                   of them as JSON; `feed-disjoint`: (key, sequence) groups with more than one row
+      types        {feed: [type of each key/attr column], state: [the same in the state],
+                    before: the type of `_pdelta_before`}, read from the schemas (no rows)}. -#}
+{% macro feed_scans(scans) %}
+  {%- set out = {} -%}
+  {%- if not scans -%}{{ return(out) }}{%- endif -%}
+  {%- set q = adapter.quote -%}
+  {%- set parts = [] -%}
+  {%- for sc in scans -%}
+    {%- set bound = '`_pdelta_seq` is not null' if sc['hi'] is none else '`_pdelta_seq` <= ' ~ (sc['hi'] | int) -%}
+    {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
+    {%- set shown = [] -%}
+    {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}{%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
+    {%- set inner = [] -%}{%- set outer = [] -%}
+    {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique']) -%}
+      {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
+      {%- do inner.append('count_if(' ~ hit ~ ') as c' ~ loop.index ~ ', min(case when ' ~ hit ~ ' then to_json(named_struct('
+            ~ shown | join(', ') ~ ')) end) as e' ~ loop.index) -%}
+      {%- do outer.append(pdelta.sql_literal(check['rule']) ~ ", named_struct('n', sum(c" ~ loop.index ~ "), 'ex', min(e" ~ loop.index ~ '))') -%}
+    {%- endfor -%}
+    {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
+    {%- set group = [] -%}
+    {%- for c in sc['key'] + ['_pdelta_seq'] -%}{%- do group.append('case when ' ~ pending ~ ' then f.' ~ q(c) ~ ' end') -%}{%- endfor -%}
+    {%- set cols = sc['key'] + sc['attrs'] -%}
+    {%- set types = [] -%}
+    {%- for c in cols -%}{%- do types.append('max(typeof(f.' ~ q(c) ~ ')) as tf' ~ loop.index) -%}{%- if sc['state'] is not none -%}{%- do types.append('max(typeof(s.`_pdelta_s' ~ loop.index ~ '`)) as ts' ~ loop.index) -%}{%- endif -%}{%- endfor -%}
+    {%- set feed_types = [] -%}{%- set state_types = [] -%}
+    {%- for c in cols -%}{%- do feed_types.append('max(tf' ~ loop.index ~ ')') -%}{%- do state_types.append('max(ts' ~ loop.index ~ ')') -%}{%- endfor -%}
+    {#- one aggregation: per pending (key, sequence) group, then over the groups (every other row
+        falls into the one group of NULLs); the state joins as an empty relation, only for its
+        column types, which Spark folds away without reading it -#}
+    {%- set part -%}
+      select {{ pdelta.sql_literal(sc['alias']) }} as a,
+             {% if sc['hi'] is none %}max(seq_max){% else %}cast({{ sc['hi'] | int }} as bigint){% endif %} as hi, sum(n) as n,
+             {% if sc['lo'] is none %}cast(null as bigint){% else %}sum(through_lo){% endif %} as through_lo, sum(null_seq) as null_seq,
+             coalesce(sum(sum_hi), 0) as sum_hi, {% if sc['lo'] is none %}cast(null as bigint){% else %}coalesce(sum(sum_lo), 0){% endif %} as sum_lo,
+             to_json(named_struct({{ outer | join(', ') if outer else "'none', 0" }},
+                                  'feed-disjoint', named_struct('n', count_if(group_rows > 1), 'ex', min(case when group_rows > 1 then group_ex end)))) as checks,
+             to_json(named_struct('feed', array({{ feed_types | join(', ') }}),
+                                  'state', {% if sc['state'] is none %}cast(null as array<string>){% else %}array({{ state_types | join(', ') }}){% endif %},
+                                  'before', max(tb))) as types
+      from (
+        select max(f.`_pdelta_seq`) as seq_max, count_if({{ bound }}) as n,
+               {% if sc['lo'] is none %}0{% else %}count_if(f.`_pdelta_seq` <= {{ sc['lo'] | int }}){% endif %} as through_lo,
+               count_if(f.`_pdelta_seq` is null) as null_seq,
+               sum(case when {{ bound }} then {{ pdelta._row_hash(sc['key']) }} end) as sum_hi,
+               {% if sc['lo'] is none %}0{% else %}sum(case when f.`_pdelta_seq` <= {{ sc['lo'] | int }} then {{ pdelta._row_hash(sc['key']) }} end){% endif %} as sum_lo,
+               {{ inner | join(',\n               ') ~ ',' if inner }}
+               count_if({{ pending }} and {{ key_nn | join(' and ') }}) as group_rows,
+               to_json(named_struct({% for c in sc['key'] + ['_pdelta_seq'] %}{{ pdelta.sql_literal(c) }}, max(f.{{ q(c) }}), {% endfor %}'rows', count(*))) as group_ex,
+               {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`)) as tb
+        from {{ sc['changes'] }} as f
+        {%- if sc['state'] is not none %}
+        left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{% if not loop.last %}, {% endif %}{% endfor %}
+                   from {{ sc['state'] }} where false) as s on false
+        {%- endif %}
+        group by {{ group | join(', ') }}
+      ) as g
+    {%- endset -%}
+    {%- do parts.append(part) -%}
+  {%- endfor -%}
+  {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
+    {%- set checks = fromjson(row[7]) -%}
+    {%- do checks.pop('none', none) -%}
+    {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int, 'feed_rows': (row[2] or 0) | int,
+                                'position': {'rows': (row[2] or 0) | int, 'sum': row[5] | int},
+                                'through_lo': none if row[3] is none else row[3] | int,
+                                'sum_lo': none if row[6] is none else row[6] | int,
+                                'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': fromjson(row[8])}}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- Integral and floating types a feed column may widen to in the state without losing a value -#}
+{% macro _type_fits(feed_type, state_type) %}
+  {%- if feed_type == state_type or feed_type == 'void' -%}{{ return(true) }}{%- endif -%}
+  {%- set ladders = [['tinyint', 'smallint', 'int', 'bigint'], ['float', 'double']] -%}
+  {%- for ladder in ladders if feed_type in ladder and state_type in ladder -%}
+    {{ return(ladder.index(feed_type) <= ladder.index(state_type)) }}
+  {%- endfor -%}
+  {{ return(false) }}
+{% endmacro %}
+
+{#- What the scan found wrong with the rows each input is about to consume, as a list of
+    {alias, changes, rule, n, example, problem, hint, action} in input order; action is
+    `stop` (pdelta_bad_rows: stop, or a check no quarantine can fix), `quarantine` or `warn`
+    (`feed-technique` under pdelta_unexpected_sets: warn). `scanned`: alias -> {changes, key,
+    attrs} of the inputs feed_scans checked; `positions`: alias -> the feed position the batch
+    log recorded when the consumed sequence was read (feed-seq-behind, feed-rewritten). -#}
+{% macro feed_contract_violations(inputs, scanned, positions, opts) %}
+  {%- set c = pdelta.feed_contract() -%}
+  {%- set info = {} -%}
+  {%- for o in c['row_checks'] + c['other_checks'] -%}{%- do info.update({o['rule']: o}) -%}{%- endfor -%}
+  {%- set out = [] -%}
+  {%- for alias, sc in scanned.items() -%}
+    {%- set inp = inputs[alias] -%}
+    {%- set found = [] -%}
+    {%- if inp.get('null_seq') -%}
+      {%- do found.append(['feed-seq-null', inp['null_seq'], none]) -%}
+    {%- endif -%}
+    {%- set pos = positions.get(alias) -%}
+    {%- if pos and inp.get('through_lo') is not none -%}
+      {%- if inp['through_lo'] > pos['rows'] | int -%}
+        {%- do found.append(['feed-seq-behind', inp['through_lo'] - pos['rows'] | int, 'the consumed `_pdelta_seq` is ' ~ inp['lo']]) -%}
+      {%- elif inp['through_lo'] < pos['rows'] | int or inp['sum_lo'] != pos['sum'] | int -%}
+        {%- do found.append(['feed-rewritten', none,
+              pos['rows'] ~ ' row(s) at or below `_pdelta_seq` ' ~ inp['lo'] ~ ' when consumed, ' ~ inp['through_lo'] ~ ' now']) -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- set types = inp.get('types') or {} -%}
+    {%- set cols = sc['key'] + sc['attrs'] -%}
+    {%- if types.get('state') -%}
+      {%- for col in cols -%}
+        {%- set ft, st = types['feed'][loop.index0], types['state'][loop.index0] -%}
+        {%- if ft is not none and st is not none and not pdelta._type_fits(ft, st) -%}
+          {%- do found.append(['feed-column-type', none, 'column `' ~ col ~ '` is ' ~ ft ~ ' in the feed, ' ~ st ~ ' in the state ' ~ inp['state']]) -%}
+        {%- endif -%}
+        {%- if col not in sc['key'] and types.get('before') -%}
+          {%- set field = ('`' ~ col ~ '`' if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', col) else col) ~ ':' -%}
+          {%- set b = types['before'] -%}
+          {%- if ('<' ~ field) not in b and (',' ~ field) not in b -%}
+            {%- do found.append(['feed-column-type', none, '`_pdelta_before` (' ~ b ~ ') has no field `' ~ col ~ '`']) -%}
+          {%- endif -%}
+        {%- endif -%}
+      {%- endfor -%}
+    {%- endif -%}
+    {#- to_json leaves out NULL fields: an empty feed has no counts -#}
+    {%- for rule, hit in (inp.get('checks') or {}).items() if (hit.get('n') or 0) | int > 0 -%}
+      {%- do found.append([rule, hit['n'] | int, hit.get('ex')]) -%}
+    {%- endfor -%}
+    {%- for f in found -%}
+      {%- set rule = f[0] -%}
+      {%- set action = 'stop' -%}
+      {%- if rule == 'feed-technique' and opts['unexpected_sets'] == 'warn' -%}{%- set action = 'warn' -%}
+      {%- elif rule in c['quarantinable'] and opts['bad_rows'] == 'quarantine' -%}{%- set action = 'quarantine' -%}
+      {%- endif -%}
+      {%- do out.append({'alias': alias, 'changes': sc['changes'], 'rule': rule, 'n': f[1], 'example': f[2],
+                         'problem': info[rule]['problem'], 'hint': info[rule]['hint'], 'action': action}) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- one line per violation: input, feed, rule, count, example -#}
+{% macro describe_violation(v) %}
+  {%- set unit = '(key, `_pdelta_seq`) group(s) with ' if v['rule'] == 'feed-disjoint' else 'row(s) with ' -%}
+  {{ return('input `' ~ v['alias'] ~ '` (' ~ v['changes'] ~ '): ' ~ v['rule'] ~ ': '
+            ~ (v['n'] ~ ' ' ~ unit if v['n'] is not none else '') ~ v['problem']
+            ~ ('; e.g. ' ~ v['example'] if v['example'] else '') ~ ' (' ~ v['hint'] ~ ')') }}
+{% endmacro %}
+
+{#- Stops the run on any violation whose action is `stop`, logs the `warn` ones, and returns the
+    ones to quarantine. Nothing has been written when it stops. -#}
+{% macro enforce_feed_contract(model_name, violations) %}
+  {%- set stops = [] -%}{%- set quarantined = [] -%}
+  {%- for v in violations -%}
+    {%- if v['action'] == 'stop' -%}{%- do stops.append(pdelta.describe_violation(v)) -%}
+    {%- elif v['action'] == 'warn' -%}
+      {{ log('pdelta: ' ~ model_name ~ ': warning: ' ~ pdelta.describe_violation(v) ~ '; applied (pdelta_unexpected_sets: warn)', info=true) }}
+    {%- else -%}{%- do quarantined.append(v) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if stops -%}
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the pending feed rows break the feed contract, so nothing was written: '
+          ~ stops | join('; ') ~ '. Fix or remove those rows (or set pdelta_bad_rows: quarantine to set them aside) and run again;'
+          ~ ' see docs/dimension-views.md, "The feed contract".') }}
+  {%- endif -%}
+  {{ return(quarantined) }}
+{% endmacro %}
+
+{#- Marks the inputs whose bad rows are quarantined: inputs[alias]['exclude'] = {condition, key},
+    the rows feed_range_sql then leaves out (those breaking a row check that is not only warned
+    about, and those sharing their key and sequence). Returns the aliases marked. No statement. -#}
+{% macro exclude_bad_rows(inputs, quarantined, opts) %}
+  {%- set aliases = [] -%}
+  {%- for v in quarantined if v['alias'] not in aliases -%}{%- do aliases.append(v['alias']) -%}{%- endfor -%}
+  {%- for alias in aliases -%}
+    {%- set sc = inputs[alias]['scan'] -%}
+    {%- set conds = [] -%}{%- set cases = [] -%}
+    {%- for ch in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'])
+          if not (ch['rule'] == 'feed-technique' and opts['unexpected_sets'] == 'warn') -%}
+      {%- do conds.append('(' ~ ch['condition'] ~ ')') -%}
+      {%- do cases.append('when ' ~ ch['condition'] ~ ' then ' ~ pdelta.sql_literal(ch['rule'])) -%}
+    {%- endfor -%}
+    {%- do inputs[alias].update({'exclude': {'condition': conds | join(' or ') or 'false', 'key': sc['key'], 'cases': cases}}) -%}
+  {%- endfor -%}
+  {{ return(aliases) }}
+{% endmacro %}
+
+{#- Copies the rows exclude_bad_rows marked, of each input in `aliases`, into `quarantine` under
+    `batch_id` (a retry of the batch replaces them) with their rule and its reason. Returns the
+    number of rows per alias. -#}
+{% macro quarantine_bad_rows(quarantine, batch_id, inputs, aliases) %}
+  {%- call statement('create_quarantine') -%}
+    create table if not exists {{ quarantine }}
+      (`batch_id` bigint, `input` string, `changes` string, `rule` string, `reason` string,
+       `_pdelta_seq` bigint, `row` string, `quarantined_at` timestamp)
+    using delta
+  {%- endcall -%}
+  {%- do adapter.cache_added(quarantine) -%}
+  {%- set c = pdelta.feed_contract() -%}
+  {%- set reasons = {} -%}{%- for o in c['row_checks'] + c['other_checks'] -%}{%- do reasons.update({o['rule']: o['problem']}) -%}{%- endfor -%}
+  {%- set parts = [] -%}
+  {%- for alias in aliases -%}
+    {%- set inp = inputs[alias] -%}
+    {%- set part -%}
+      select {{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inp['changes'] | string) }}, `rule`,
+             case `rule` {% for r, why in reasons.items() %}when {{ pdelta.sql_literal(r) }} then {{ pdelta.sql_literal(why) }} {% endfor %}end,
+             `_pdelta_seq`, `row`, current_timestamp()
+      from (
+        select case {{ inp['exclude']['cases'] | join(' ') }} when `_pdelta_n` > 1 then 'feed-disjoint' end as `rule`,
+               `_pdelta_seq`, `_pdelta_row` as `row`
+        from (select *, count(*) over (partition by {{ pdelta._cols(inp['exclude']['key'] + ['_pdelta_seq']) }}) as `_pdelta_n`
+              from (select *, to_json(struct(*), map('ignoreNullFields', 'false')) as `_pdelta_row`
+                    from {{ inp['changes'] }} where {{ pdelta._pending_condition(inp['lo'], inp['hi']) }}) as j) as f
+      ) as r
+      where `rule` is not null
+    {%- endset -%}
+    {%- do parts.append(part) -%}
+  {%- endfor -%}
+  {%- call statement('quarantine_clear') -%}
+    delete from {{ quarantine }} where `batch_id` = {{ batch_id | int }}
+  {%- endcall -%}
+  {%- call statement('quarantine') -%}
+    insert into {{ quarantine }} {{ parts | join('\nunion all\n') }}
+  {%- endcall -%}
+  {%- set counts = {} -%}
+  {%- for row in run_query('select `input`, count(*) from ' ~ quarantine ~ ' where `batch_id` = ' ~ (batch_id | int) ~ ' group by 1').rows -%}
+    {%- do counts.update({row[0]: row[1] | int}) -%}
+  {%- endfor -%}
+  {{ return(counts) }}
+{% endmacro %}
+
+{#- a feed's rows in (lo, hi], each with `_pdelta_n`: how many rows share its key and sequence -#}
+{% macro _numbered_feed_rows(changes, key, lo, hi) %}
+  {{ return('select *, count(*) over (partition by ' ~ pdelta._cols(key + ['_pdelta_seq']) ~ ') as `_pdelta_n` from '
+            ~ changes ~ ' where ' ~ pdelta._pending_condition(lo, hi)) }}
+{% endmacro %}
+
+{#- The states of a view's inputs that hold a primary key more than once, as one message each
+    with an example key (one statement; only run when a batch came out with two changes for one
+    key, which the feed contract leaves no other cause for) -#}
+{% macro duplicate_key_report(view, inputs) %}
+  {%- set parts = [] -%}
+  {%- for alias in view['order'] -%}
+    {%- set r = view['relations'][alias] -%}
+    {%- set shown = [] -%}{%- for k in r['key'] -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', ' ~ adapter.quote(k)) -%}{%- endfor -%}
+    {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n, min(ex) as ex from (select to_json(named_struct('
+          ~ shown | join(', ') ~ ', \'rows\', count(*))) as ex from ' ~ inputs[alias]['state'] ~ ' group by ' ~ pdelta._cols(r['key'])
+          ~ ' having count(*) > 1) as d') -%}
+  {%- endfor -%}
+  {%- set out = [] -%}
+  {%- for row in run_query(parts | join('\nunion all\n')).rows if row[1] | int > 0 -%}
+    {%- do out.append('state-duplicate-key: state ' ~ inputs[row[0]]['state'] ~ ' (input `' ~ row[0] ~ '`) holds ' ~ row[1]
+          ~ ' primary key value(s) in more than one row, e.g. ' ~ row[2]) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
