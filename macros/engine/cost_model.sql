@@ -69,9 +69,12 @@
          case when n.{{ q(key[0]) }} is not null and o.{{ q(key[0]) }} is not null
               then {% if attrs %}struct({% for a in attrs %}o.{{ q(a) }} as {{ q(a) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} end as `_pdelta_before`,
          case when o.{{ q(key[0]) }} is null then 'ins' when n.{{ q(key[0]) }} is null then 'del' else 'upd' end as `_pdelta_type`
-  from ({{ select_sql }}) as n
+  {#- _pdelta_n: a key the new rows hold twice (a state's duplicate key) keeps every one of its
+      rows, unchanged or not, so the batch holds two changes for it and the refresh stops -#}
+  from (select *, count(*) over (partition by {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}) as `_pdelta_n`
+        from ({{ select_sql }}) as s) as n
   full outer join (select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ target }}) as o
     on {% for k in key %}n.{{ q(k) }} = o.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
-  where n.{{ q(key[0]) }} is null or o.{{ q(key[0]) }} is null
+  where n.`_pdelta_n` > 1 or n.{{ q(key[0]) }} is null or o.{{ q(key[0]) }} is null
     {%- for a in attrs %} or not (n.{{ q(a) }} <=> o.{{ q(a) }}){% endfor %}
 {%- endmacro %}

@@ -53,9 +53,10 @@
   {{ return('(' ~ parts | join(' and ') ~ ')') }}
 {% endmacro %}
 
-{#- a feed row's identity for the position check: sequence, set and key, hashed into [0, 2^31) -#}
+{#- a feed row for the position check: every column hashed into [0, 2^31), so that a consumed row
+    edited later counts as a different row -#}
 {% macro _row_hash(key) %}
-  {{ return('pmod(xxhash64(f.`_pdelta_seq`, f.`_pdelta_type`, ' ~ pdelta._cols(key, 'f.') ~ '), 2147483647)') }}
+  {{ return('pmod(xxhash64(f.*), 2147483647)') }}
 {% endmacro %}
 
 {#- Feeds that are no pdelta relation's, each scanned once, all in one statement. `scans`: list
@@ -232,7 +233,7 @@
     {%- endif -%}
   {%- endfor -%}
   {%- if stops -%}
-    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the pending feed rows break the feed contract, so nothing was written: '
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the batch breaks the feed contract, so nothing was written: '
           ~ stops | join('; ') ~ '. Fix or remove those rows (or set pdelta_bad_rows: quarantine to set them aside) and run again;'
           ~ ' see docs/dimension-views.md, "The feed contract".') }}
   {%- endif -%}
