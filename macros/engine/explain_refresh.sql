@@ -28,17 +28,12 @@
   {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}
   {%- set stops = [] -%}{%- set quarantine = [] -%}
   {%- if built -%}
-    {%- set scanned = {} -%}
-    {%- for alias in view['order'] if inputs[alias].get('scan') -%}{%- do scanned.update({alias: inputs[alias]['scan']}) -%}{%- endfor -%}
     {%- set contract_opts = pdelta.contract_options(node.config) -%}
-    {%- set violations = pdelta.feed_contract_violations(inputs, scanned, blog['positions'], contract_opts) -%}
-    {%- set quarantined = [] -%}
-    {%- for v in violations -%}
-      {%- if v['action'] == 'stop' -%}{%- do stops.append(pdelta.describe_violation(v)) -%}
-      {%- elif v['action'] == 'quarantine' -%}{%- do quarantined.append(v) -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}
-      {%- endif -%}
-    {%- endfor -%}
-    {%- do pdelta.exclude_bad_rows(inputs, quarantined, contract_opts) -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
+    {%- set by = pdelta.violations_by_action(violations) -%}
+    {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
+    {%- for v in by['quarantine'] -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
+    {%- do pdelta.exclude_bad_rows(inputs, by['quarantine'], contract_opts) -%}
   {%- endif -%}
   {%- set q = adapter.quote -%}
   {%- set attrs_out = [] -%}

@@ -65,8 +65,8 @@
     attribute columns the refresh reads), state (for the type check; none: no check),
     technique}. Returns alias -> {
       hi           the bound: `hi` or the highest sequence now (none when empty)
-      feed_rows    rows at or below hi, and position: {rows, sum}: their count and hash sum,
-                   which the batch log keeps so that the next refresh sees rewritten feeds
+      position     {rows, sum}: the rows at or below hi, their count and hash sum, which the
+                   batch log keeps so that the next refresh sees rewritten feeds
       through_lo   rows at or below lo now, sum_lo: their hash sum (none without lo)
       null_seq     rows without a sequence
       checks       rule -> {n, ex}: pending rows (in (lo, hi]) breaking each row check and one
@@ -134,7 +134,7 @@
   {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
     {%- set checks = fromjson(row[7]) -%}
     {%- do checks.pop('none', none) -%}
-    {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int, 'feed_rows': (row[2] or 0) | int,
+    {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int,
                                 'position': {'rows': (row[2] or 0) | int, 'sum': row[5] | int},
                                 'through_lo': none if row[3] is none else row[3] | int,
                                 'sum_lo': none if row[6] is none else row[6] | int,
@@ -156,16 +156,16 @@
 {#- What the scan found wrong with the rows each input is about to consume, as a list of
     {alias, changes, rule, n, example, problem, hint, action} in input order; action is
     `stop` (pdelta_bad_rows: stop, or a check no quarantine can fix), `quarantine` or `warn`
-    (`feed-technique` under pdelta_unexpected_sets: warn). `scanned`: alias -> {changes, key,
-    attrs} of the inputs feed_scans checked; `positions`: alias -> the feed position the batch
-    log recorded when the consumed sequence was read (feed-seq-behind, feed-rewritten). -#}
-{% macro feed_contract_violations(inputs, scanned, positions, opts) %}
+    (`feed-technique` under pdelta_unexpected_sets: warn). The inputs checked are those with the
+    `scan` feed_scans read; `positions`: alias -> the feed position the batch log recorded when
+    the consumed sequence was read (feed-seq-behind, feed-rewritten). -#}
+{% macro feed_contract_violations(inputs, positions, opts) %}
   {%- set c = pdelta.feed_contract() -%}
   {%- set info = {} -%}
   {%- for o in c['row_checks'] + c['other_checks'] -%}{%- do info.update({o['rule']: o}) -%}{%- endfor -%}
   {%- set out = [] -%}
-  {%- for alias, sc in scanned.items() -%}
-    {%- set inp = inputs[alias] -%}
+  {%- for alias, inp in inputs.items() if inp.get('scan') -%}
+    {%- set sc = inp['scan'] -%}
     {%- set found = [] -%}
     {%- if inp.get('null_seq') -%}
       {%- do found.append(['feed-seq-null', inp['null_seq'], none]) -%}
@@ -224,20 +224,24 @@
 {#- Stops the run on any violation whose action is `stop`, logs the `warn` ones, and returns the
     ones to quarantine. Nothing has been written when it stops. -#}
 {% macro enforce_feed_contract(model_name, violations) %}
-  {%- set stops = [] -%}{%- set quarantined = [] -%}
-  {%- for v in violations -%}
-    {%- if v['action'] == 'stop' -%}{%- do stops.append(pdelta.describe_violation(v)) -%}
-    {%- elif v['action'] == 'warn' -%}
-      {{ log('pdelta: ' ~ model_name ~ ': warning: ' ~ pdelta.describe_violation(v) ~ '; applied (pdelta_unexpected_sets: warn)', info=true) }}
-    {%- else -%}{%- do quarantined.append(v) -%}
-    {%- endif -%}
+  {%- set by = pdelta.violations_by_action(violations) -%}
+  {%- for v in by['warn'] -%}
+    {{ log('pdelta: ' ~ model_name ~ ': warning: ' ~ pdelta.describe_violation(v) ~ '; applied (pdelta_unexpected_sets: warn)', info=true) }}
   {%- endfor -%}
-  {%- if stops -%}
+  {%- if by['stop'] -%}
+    {%- set stops = [] -%}{%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the batch breaks the feed contract, so nothing was written: '
           ~ stops | join('; ') ~ '. Fix or remove those rows (or set pdelta_bad_rows: quarantine to set them aside) and run again;'
           ~ ' see docs/dimension-views.md, "The feed contract".') }}
   {%- endif -%}
-  {{ return(quarantined) }}
+  {{ return(by['quarantine']) }}
+{% endmacro %}
+
+{#- violations grouped by what a refresh does with them: {stop, quarantine, warn} -#}
+{% macro violations_by_action(violations) %}
+  {%- set by = {'stop': [], 'quarantine': [], 'warn': []} -%}
+  {%- for v in violations -%}{%- do by[v['action']].append(v) -%}{%- endfor -%}
+  {{ return(by) }}
 {% endmacro %}
 
 {#- Marks the inputs whose bad rows are quarantined: inputs[alias]['exclude'] = {condition, key},
@@ -282,9 +286,7 @@
       from (
         select case {{ inp['exclude']['cases'] | join(' ') }} when `_pdelta_n` > 1 then 'feed-disjoint' end as `rule`,
                `_pdelta_seq`, `_pdelta_row` as `row`
-        from (select *, count(*) over (partition by {{ pdelta._cols(inp['exclude']['key'] + ['_pdelta_seq']) }}) as `_pdelta_n`
-              from (select *, to_json(struct(*), map('ignoreNullFields', 'false')) as `_pdelta_row`
-                    from {{ inp['changes'] }} where {{ pdelta._pending_condition(inp['lo'], inp['hi']) }}) as j) as f
+        from ({{ pdelta._numbered_feed_rows(inp['changes'], inp['exclude']['key'], inp['lo'], inp['hi'], row_json=true) }}) as f
       ) as r
       where `rule` is not null
     {%- endset -%}
@@ -304,9 +306,12 @@
 {% endmacro %}
 
 {#- a feed's rows in (lo, hi], each with `_pdelta_n`: how many rows share its key and sequence -#}
-{% macro _numbered_feed_rows(changes, key, lo, hi) %}
-  {{ return('select *, count(*) over (partition by ' ~ pdelta._cols(key + ['_pdelta_seq']) ~ ') as `_pdelta_n` from '
-            ~ changes ~ ' where ' ~ pdelta._pending_condition(lo, hi)) }}
+{% macro _numbered_feed_rows(changes, key, lo, hi, row_json=false) %}
+  {#- row_json: also `_pdelta_row`, the feed row as JSON (computed before `_pdelta_n` is added) -#}
+  {%- set rows = 'select *' ~ (", to_json(struct(*), map('ignoreNullFields', 'false')) as `_pdelta_row`" if row_json else '')
+        ~ ' from ' ~ changes ~ ' where ' ~ pdelta._pending_condition(lo, hi) -%}
+  {{ return('select *, count(*) over (partition by ' ~ pdelta._cols(key + ['_pdelta_seq']) ~ ') as `_pdelta_n` from ('
+            ~ rows ~ ') as j') }}
 {% endmacro %}
 
 {#- The states of a view's inputs that hold a primary key more than once, as one message each

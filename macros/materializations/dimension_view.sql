@@ -81,9 +81,7 @@
       {%- endfor -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
-      {%- set scanned = {} -%}
-      {%- for alias in view['order'] if inputs[alias].get('scan') -%}{%- do scanned.update({alias: inputs[alias]['scan']}) -%}{%- endfor -%}
-      {%- set violations = pdelta.feed_contract_violations(inputs, scanned, blog['positions'], contract_opts) -%}
+      {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
       {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
       {%- set pending = pdelta.pending_inputs(view, inputs) -%}
       {%- if bad_aliases -%}

@@ -25,22 +25,22 @@
       in one scan; a feed a pdelta capture writes is checked by the capture -#}
   {%- set lo = none if full else blog['consumed'].get('changes') -%}
   {%- set inputs = {'changes': {'changes': changes, 'state': none, 'lo': lo}} -%}
-  {%- set scanned = {} -%}
-  {%- if changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
-    {%- set hi = pdelta.feed_upper_bound(changes) -%}
-  {%- else -%}
-    {%- do scanned.update({'changes': {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
-                                       'state': none, 'technique': m['technique']}}) -%}
-    {%- do inputs['changes'].update({'scan': scanned['changes']}) -%}
-    {%- do inputs['changes'].update(pdelta.feed_scans([scanned['changes']])['changes']) -%}
+  {%- set checked = not (changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches'))) -%}
+  {%- if checked -%}
+    {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
+                    'state': none, 'technique': m['technique']} -%}
+    {%- do inputs['changes'].update({'scan': scan}) -%}
+    {%- do inputs['changes'].update(pdelta.feed_scans([scan])['changes']) -%}
     {%- set hi = inputs['changes']['hi'] -%}
+  {%- else -%}
+    {%- set hi = pdelta.feed_upper_bound(changes) -%}
   {%- endif -%}
   {%- do inputs['changes'].update({'hi': hi}) -%}
   {%- set staged = none if full else pdelta.staged_batch(stage) -%}
   {%- set retry = staged is not none and staged['batch_id'] == blog['last'] + 1 -%}
   {%- set bad_aliases = [] -%}
-  {%- if scanned and not retry -%}
-    {%- set violations = pdelta.feed_contract_violations(inputs, scanned, {} if full else blog['positions'], contract_opts) -%}
+  {%- if checked and not retry -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, {} if full else blog['positions'], contract_opts) -%}
     {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract('mirror ' ~ model.name, violations), contract_opts) -%}
   {%- endif -%}
   {%- set exclude = inputs['changes'].get('exclude') -%}

@@ -156,21 +156,26 @@ def as_dict() -> dict:
 
 def render_macro() -> str:
     """The text of macros/algebra/delta_model.sql."""
-    body = json.dumps(as_dict(), indent=2, sort_keys=False)
+    return data_macro("delta_model", "python/pdelta/algebra.py",
+                      "The six delta sets, the flags, Fig. 4/6 conversions, the flag functions s and j and\n"
+                      "    the net-effect table, shared by the Jinja engine and the Python package.", as_dict())
+
+
+def data_macro(name: str, source: str, doc: str, data: dict) -> str:
+    """A generated macro `name()` returning `data` (what `pdelta gen-macros` writes)."""
     return (
-        "{#- GENERATED from python/pdelta/algebra.py by `pdelta gen-macros`; do not edit.\n"
-        "    The six delta sets, the flags, Fig. 4/6 conversions, the flag functions s and j and\n"
-        "    the net-effect table, shared by the Jinja engine and the Python package. -#}\n"
-        "{% macro delta_model() %}\n"
-        "  {{ return(fromjson(" + repr_jinja(body) + ")) }}\n"
+        f"{{#- GENERATED from {source} by `pdelta gen-macros`; do not edit.\n"
+        f"    {doc} -#}}\n"
+        f"{{% macro {name}() %}}\n"
+        "  {{ return(fromjson(" + repr_jinja(json.dumps(data, indent=2)) + ")) }}\n"
         "{% endmacro %}\n"
     )
 
 
 def repr_jinja(text: str) -> str:
-    # A single-quoted Jinja string literal; the JSON holds no single quotes or backslashes.
-    assert "'" not in text and "\\" not in text
-    return "'" + text + "'"
+    # A single-quoted Jinja string literal: Jinja turns \u0027 back into the quote fromjson reads
+    assert "\\" not in text
+    return "'" + text.replace("'", "\\u0027") + "'"
 
 
 def flag_table() -> list[tuple[str, str, str, str]]:

@@ -14,7 +14,6 @@ or moves it to `<model>__pdelta_quarantine` with the rule and applies the rest (
 """
 from __future__ import annotations
 
-import json
 
 from . import algebra
 from .techniques import TECHNIQUES
@@ -134,15 +133,6 @@ def as_dict() -> dict:
 
 def render_macro() -> str:
     """The text of macros/engine/feed_contract.sql."""
-    body = json.dumps(as_dict(), indent=2)
-    # a single-quoted Jinja literal: Jinja turns \u0027 back into the quote fromjson then reads
-    assert "\\" not in body
-    body = body.replace("'", "\\u0027")
-    return (
-        "{#- GENERATED from python/pdelta/contract.py by `pdelta gen-macros`; do not edit.\n"
-        "    The feed contract's checks, shared by every refresh (feed_checks.sql) and\n"
-        "    `pdelta validate --live`. -#}\n"
-        "{% macro feed_contract() %}\n"
-        "  {{ return(fromjson('" + body + "')) }}\n"
-        "{% endmacro %}\n"
-    )
+    return algebra.data_macro("feed_contract", "python/pdelta/contract.py",
+                              "The feed contract's checks, shared by every refresh (feed_checks.sql) and\n"
+                              "    `pdelta validate --live`.", as_dict())
