@@ -84,6 +84,8 @@ TABLES = {
         # feed-delk-key-only: 3 (and one conforming delk)
         c_row(60, "x", None, None, None, None, "delk", 7), c_row(61, None, 5, None, None, None, "delk", 7),
         c_row(62, None, None, None, 9, None, "delk", 7), c_row(63, None, None, None, None, None, "delk", 7),
+        # feed-del-image: 1 (caddr, declared not null, is NULL; cname is not declared)
+        c_row(70, "x", None, 1, 0, None, "del", 8), c_row(71, None, 1, 1, 0, None, "del", 8),
     ]) + f" as t({C_FEED_COLS})",
     # rows at/below the watermark 3 break rules but are not pending; above it: type 1, key-null 1,
     # and a NULL sequence (always pending): 4 pending rows
@@ -107,7 +109,8 @@ def rel(name: str) -> str:
     return f"`{S}`.`{name}`"
 
 
-def make_view(c_state="cust", c_changes="cust_changes", c_tech="log_based", with_b=False, model="v_live"):
+def make_view(c_state="cust", c_changes="cust_changes", c_tech="log_based", with_b=False, model="v_live",
+              c_not_null=()):
     rels = {
         "c": {"state": c_state, "changes": c_changes, "key": ["cid"], "technique": c_tech,
               "columns": ["cid", "cname", "caddr"]},
@@ -120,7 +123,8 @@ def make_view(c_state="cust", c_changes="cust_changes", c_tech="log_based", with
                      "join": {"to": "c", "on": {"cbill": "aid"}}, "columns": {"bcity": "acity"}}
     view, errs = normalize({"root": "c", "relations": rels}, model)
     assert view is not None, errs
-    inputs = {a: InputRelations(rel(r["state"]), rel(r["changes"])) for a, r in rels.items()}
+    inputs = {a: InputRelations(rel(r["state"]), rel(r["changes"]), c_not_null if a == "c" else ())
+              for a, r in rels.items()}
     return view, inputs
 
 
@@ -195,7 +199,8 @@ def test_conforming_inputs_have_no_errors(ex):
 def bad(ex):
     """One run over a state and a feed that break every state and feed rule (the role-playing
     aliases a and b share one state and feed)."""
-    view, inputs = make_view(c_state="cust_bad", c_changes="cust_changes_bad", c_tech="log_based", with_b=True)
+    view, inputs = make_view(c_state="cust_bad", c_changes="cust_changes_bad", c_tech="log_based", with_b=True,
+                             c_not_null=("caddr", "cid"))
     rec = Recorder(ex)
     return check_view_live(view, inputs, None, rec), rec.sql
 
@@ -227,7 +232,7 @@ def test_state_keys_and_foreign_key_orphans(bad):
 def test_feed_conformity_rules(bad):
     r, _ = bad
     expect = {"feed-type": 2, "feed-key-null": 3, "feed-seq-null": 1, "feed-upd-images": 4,
-              "feed-before-image": 1, "feed-delk-key-only": 3}
+              "feed-before-image": 1, "feed-delk-key-only": 3, "feed-del-image": 1}
     for rule, n in expect.items():
         v = only(r, rule, "c")
         assert v.severity == "error"
@@ -247,8 +252,9 @@ def test_feed_conformity_rules(bad):
     # the declared technique (log_based: ins/upd/del) cannot emit up, ups, delk
     v = only(r, "feed-technique", "c")
     assert v.severity == "warning" and "{'up': 2, 'ups': 2, 'delk': 4}" in v.message
-    assert r.stats["pending"] == {"c": 20, "a": 3, "b": 3}
-    assert r.stats["sets"]["c"] == {"ins": 6, "del": 0, "upd": 4, "up": 2, "ups": 2, "delk": 4}
+    assert r.stats["pending"] == {"c": 22, "a": 3, "b": 3}
+    assert r.stats["sets"]["c"] == {"ins": 6, "del": 2, "upd": 4, "up": 2, "ups": 2, "delk": 4}
+    assert examples(only(r, "feed-del-image").message) == ["(cid=70, _pdelta_type='del', _pdelta_seq=8)"]
     assert {v.rule for v in r.violations if v.rule.startswith("feed-")} == {*expect, "feed-disjoint", "feed-technique"}
 
 
@@ -303,7 +309,8 @@ def test_missing_relations_and_columns(ex):
 
 def test_sampled_state_scans_and_full_feed(ex, bad):
     full, _ = bad
-    view, inputs = make_view(c_state="cust_bad", c_changes="cust_changes_bad", c_tech="log_based", with_b=True)
+    view, inputs = make_view(c_state="cust_bad", c_changes="cust_changes_bad", c_tech="log_based", with_b=True,
+                             c_not_null=("caddr", "cid"))
     rec = Recorder(ex)
     r = check_view_live(view, inputs, None, rec, sample_pct=50)
     assert r.stats["sampled"] is True and r.stats["sample_pct"] == 50.0
@@ -318,7 +325,7 @@ def test_sampled_state_scans_and_full_feed(ex, bad):
     # feed checks are exact, state counts at most the full ones
     assert r.stats["pending"] == full.stats["pending"] and r.stats["sets"] == full.stats["sets"]
     feed_rules = lambda rep: sorted(v.message.split(";")[0] for v in rep.violations if v.rule.startswith("feed-"))  # noqa: E731
-    assert feed_rules(r) == feed_rules(full) and len(feed_rules(r)) == 8
+    assert feed_rules(r) == feed_rules(full) and len(feed_rules(r)) == 9
     assert r.stats["state"]["c"]["rows"] <= 11 and r.stats["orphans"]["a"] <= 2
     for v in r.violations:
         if v.rule.startswith("live-"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -241,7 +242,10 @@ def test_randomized_equivalence(harness):
             for m in (view_model(h.shapes[0]), diff_model(view_model(h.shapes[0]))):
                 explained[m] = explain_next_refresh(h.project, ROOT, "local", m)
                 assert explained[m] is not None and explained[m]["built"], explained[m]
+        t_run = time.time()
         h.dbt("run", "--threads", "2", "--select", *[m for s, m, _, _ in views_of(h) if s.name in names])
+        t_run = time.time() - t_run
+        t_check = time.time()
         h.dbt("test", "--select", "view_keys_unique")  # no view holds a key twice (one query over all views)
         for shape, model, cols, oracle in views_of(h):
             if shape.name not in names:
@@ -258,7 +262,8 @@ def test_randomized_equivalence(harness):
                 assert dry["pending_counts"] == dict(Counter(ch["_pdelta_type"] for ch in feed)), (dry["pending_counts"], model)
         n = sum(len(h.worlds[s.name].scenarios) * (2 if s.chained else 1) for s in active)
         print(f"[randomized] refresh {step}/{steps}: {n} scenarios equal to recomputation; "
-              f"view changes so far {dict(seen_types)}", flush=True)
+              f"view changes so far {dict(seen_types)}; dbt run {t_run:.0f} s, checks {time.time() - t_check:.0f} s",
+              flush=True)
     print("[randomized] flag analysis: every emitted set was predicted; per view predicted/seen: "
           + ", ".join(f"{m} {len(set().union(*predicted[m].values()))}/{len(tally[m])}" for m in sorted(predicted)), flush=True)
     # the suite must exercise every kind of view change; the diff plan labels every change completely

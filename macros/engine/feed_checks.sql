@@ -26,17 +26,21 @@
 {% endmacro %}
 
 {#- the row checks for one feed as [{rule, condition}]: key and attribute columns fill the
-    templates; `technique`'s check only when it is declared and cannot emit every set -#}
-{% macro feed_row_checks(key, attrs, technique) %}
+    templates; `technique`'s check only when it is declared and cannot emit every set; checks of
+    the attributes the state declares not null (`required`) only where there are such -#}
+{% macro feed_row_checks(key, attrs, technique, required=[]) %}
   {%- set c = pdelta.feed_contract() -%}
   {%- set allowed = c['technique_sets'].get(technique) -%}
   {%- set sets = [] -%}{%- for s in pdelta.delta_model()['six_sets'] -%}{%- do sets.append("'" ~ s ~ "'") -%}{%- endfor -%}
   {%- set key_null = [] -%}{%- for k in key -%}{%- do key_null.append(adapter.quote(k) ~ ' is null') -%}{%- endfor -%}
   {%- set attrs_nn = [] -%}{%- for a in attrs -%}{%- do attrs_nn.append(adapter.quote(a) ~ ' is not null') -%}{%- endfor -%}
   {%- set allowed_sql = [] -%}{%- for s in allowed or [] -%}{%- do allowed_sql.append("'" ~ s ~ "'") -%}{%- endfor -%}
+  {%- set required_null = [] -%}{%- for a in required -%}{%- do required_null.append(adapter.quote(a) ~ ' is null') -%}{%- endfor -%}
   {%- set out = [] -%}
-  {%- for check in c['row_checks'] if check['rule'] != 'feed-technique' or (allowed is not none and allowed | length < sets | length) -%}
+  {%- for check in c['row_checks'] if ('{allowed_sets}' not in check['condition'] or (allowed is not none and allowed | length < sets | length))
+        and ('{required_null}' not in check['condition'] or required) -%}
     {%- do out.append({'rule': check['rule'], 'condition': check['condition']
+          | replace('{required_null}', required_null | join(' or ') or 'false')
           | replace('{key_null}', key_null | join(' or ') or 'false')
           | replace('{attrs_not_null}', attrs_nn | join(' or ') or 'false')
           | replace('{six_sets}', sets | join(', '))
@@ -84,7 +88,7 @@
     {%- set shown = [] -%}
     {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}{%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
     {%- set inner = [] -%}{%- set outer = [] -%}
-    {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique']) -%}
+    {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'], sc.get('required', [])) -%}
       {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
       {%- do inner.append('count_if(' ~ hit ~ ') as c' ~ loop.index ~ ', min(case when ' ~ hit ~ ' then to_json(named_struct('
             ~ shown | join(', ') ~ ')) end) as e' ~ loop.index) -%}
@@ -253,7 +257,7 @@
   {%- for alias in aliases -%}
     {%- set sc = inputs[alias]['scan'] -%}
     {%- set conds = [] -%}{%- set cases = [] -%}
-    {%- for ch in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'])
+    {%- for ch in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'], sc.get('required', []))
           if not (ch['rule'] == 'feed-technique' and opts['unexpected_sets'] == 'warn') -%}
       {%- do conds.append('(' ~ ch['condition'] ~ ')') -%}
       {%- do cases.append('when ' ~ ch['condition'] ~ ' then ' ~ pdelta.sql_literal(ch['rule'])) -%}

@@ -35,6 +35,12 @@
       "hint": "emit `del` with the deleted row when it is known, else NULL the attributes"
     },
     {
+      "rule": "feed-del-image",
+      "condition": "`_pdelta_type` = \u0027del\u0027 and ({required_null})",
+      "problem": "`del` without the deleted row (NULL in a column the state declares not null)",
+      "hint": "a `del` carries the deleted row; emit `delk` when only the key is known"
+    },
+    {
       "rule": "feed-technique",
       "condition": "`_pdelta_type` in ({six_sets}) and `_pdelta_type` not in ({allowed_sets})",
       "problem": "a set the relation\u0027s declared technique cannot emit, even composed per key",
@@ -79,6 +85,7 @@
     "feed-upd-images",
     "feed-before-image",
     "feed-delk-key-only",
+    "feed-del-image",
     "feed-technique",
     "feed-disjoint"
   ],

@@ -56,7 +56,8 @@
 {% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed) %}
   {%- set r = view['relations'][alias] -%}
   {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias), 'hi': hi if hi is not none else (-1 if fixed else none),
-             'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique']}) }}
+             'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique'],
+             'required': pdelta.declared_not_null(r['state'], r['carry'])}) }}
 {% endmacro %}
 
 {#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi] -#}

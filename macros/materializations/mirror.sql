@@ -28,7 +28,8 @@
   {%- set checked = not (changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches'))) -%}
   {%- if checked -%}
     {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
-                    'state': none, 'technique': m['technique']} -%}
+                    'state': none, 'technique': m['technique'],
+                    'required': pdelta.not_null_columns(model, attrs)} -%}
     {%- do inputs['changes'].update({'scan': scan}) -%}
     {%- do inputs['changes'].update(pdelta.feed_scans([scan])['changes']) -%}
     {%- set hi = inputs['changes']['hi'] -%}

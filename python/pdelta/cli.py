@@ -160,7 +160,8 @@ def _live(args, project, views):
         inputs = {}
         for alias in view.order:
             r = view.relations[alias]
-            inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation)
+            inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation,
+                                           tuple(sorted(project.not_null(r.state))))
         batches = meta_relation_name(project.model_node(name).relation_name, "batches")
         reports.append(check_view_live(view, inputs, batches, ex, args.sample))
     return reports

@@ -9,6 +9,8 @@ languages fill the same way (`fill`):
   {attrs_not_null}  one of the feed's attribute columns (not key, not `_pdelta_*`) is not NULL
   {six_sets}        the six sets, as SQL string literals
   {allowed_sets}    the sets the declared technique can emit, composed per key
+  {required_null}   one of the attribute columns the state declares not null (a `not_null` data
+                    test or constraint) is NULL; a check using it runs only where there are such
 A row matching a check is bad: the refresh stops on it (`pdelta_bad_rows: stop`, the default)
 or moves it to `<model>__pdelta_quarantine` with the rule and applies the rest (`quarantine`).
 """
@@ -40,6 +42,10 @@ ROW_CHECKS: dict[str, tuple[str, str, str]] = {
         "`_pdelta_type` = 'delk' and ({attrs_not_null})",
         "`delk` with a non-NULL attribute column (a partial delete carries only the key)",
         "emit `del` with the deleted row when it is known, else NULL the attributes"),
+    "feed-del-image": (
+        "`_pdelta_type` = 'del' and ({required_null})",
+        "`del` without the deleted row (NULL in a column the state declares not null)",
+        "a `del` carries the deleted row; emit `delk` when only the key is known"),
     "feed-technique": (
         "`_pdelta_type` in ({six_sets}) and `_pdelta_type` not in ({allowed_sets})",
         "a set the relation's declared technique cannot emit, even composed per key",
@@ -111,9 +117,19 @@ def option_errors(cfg) -> list[str]:
     return out
 
 
-def fill(template: str, key: list[str], attrs: list[str], allowed: list[str] | None = None) -> str:
+def applies(template: str, required: list[str], allowed: list[str] | None = None) -> bool:
+    """whether a row check runs on a feed: the technique check where the technique cannot emit
+    every set, checks of declared not-null columns where there are such (feed_row_checks too)"""
+    if "{allowed_sets}" in template and (allowed is None or len(allowed) >= len(algebra.SIX_SETS)):
+        return False
+    return "{required_null}" not in template or bool(required)
+
+
+def fill(template: str, key: list[str], attrs: list[str], allowed: list[str] | None = None,
+         required: list[str] | None = None) -> str:
     """A check's condition for one feed (the Jinja side does the same replacements)."""
     return (template
+            .replace("{required_null}", " or ".join(f"{q(a)} is null" for a in required or []) or "false")
             .replace("{key_null}", " or ".join(f"{q(k)} is null" for k in key) or "false")
             .replace("{attrs_not_null}", " or ".join(f"{q(a)} is not null" for a in attrs) or "false")
             .replace("{six_sets}", sql_sets(algebra.SIX_SETS))

@@ -35,6 +35,7 @@ they are delta-sized.
   sequence value must be pairwise disjoint on the key. Counts both groups and rows (rows with a
   NULL key column or sequence are left to their own rules).
 * ``feed-upd-images``: an ``upd`` row with a NULL ``_pdelta_before``.
+* ``feed-del-image``: a ``del`` row with NULL in an attribute column the state declares not null.
 * ``feed-before-image``: a row of another of the six sets with a non-NULL ``_pdelta_before``.
 * ``feed-delk-key-only``: a ``delk`` row with a non-NULL attribute column (attribute columns =
   the feed's columns minus the key and the three ``_pdelta_*`` columns).
@@ -155,6 +156,7 @@ def connect(profiles_dir: Path, target: str) -> Executor:
 class InputRelations:
     state: str     # already-quoted relation names, e.g. "`pdelta`.`paper_cust`"
     changes: str
+    not_null: tuple[str, ...] = ()  # the state's columns declared not null (tests, constraints), lower case
 
 
 @dataclass
@@ -427,9 +429,10 @@ class _Check:
                      "_pdelta_type, _pdelta_seq (docs/dimension-views.md)")
             return
         attrs = [self.col_case[feed][c] for c in fcols if c not in keyl and c not in FEED_META]
-        ck = (feed, tuple(k.lower() for k in key), wm)
+        required = [a for a in attrs if a.lower() in self.inputs[alias].not_null]
+        ck = (feed, tuple(k.lower() for k in key), wm, tuple(required))
         if ck not in self._feed_cache:   # role-playing aliases share a feed
-            self._feed_cache[ck] = self._feed_counts(feed, key, attrs, wm)
+            self._feed_cache[ck] = self._feed_counts(feed, key, attrs, wm, required)
         f = self._feed_cache[ck]
         self.stats["pending"][alias] = f["pending"]
         self.stats["sets"][alias] = f["sets"]
@@ -442,6 +445,8 @@ class _Check:
         what["feed-seq-null"] = ("pending row(s) with " + contract.OTHER_CHECKS["feed-seq-null"][0], "_pdelta_seq",
                                  contract.OTHER_CHECKS["feed-seq-null"][1])
         for rule, (msg, column, hint) in what.items():
+            if rule not in f["rules"]:  # a check that does not apply to this feed
+                continue
             n, ex = f["rules"][rule]
             if n:
                 self.add(rule, f"change feed {feed}: {n} {msg}{_fmt_examples(show, ex)}", alias, column, hint=hint)
@@ -478,7 +483,8 @@ class _Check:
                          "be consumed", alias, "_pdelta_seq",
                          hint="sequences must keep increasing across rewrites; rebuild the view with --full-refresh")
 
-    def _feed_counts(self, feed: str, key: list[str], attrs: list[str], wm: int | None) -> dict:
+    def _feed_counts(self, feed: str, key: list[str], attrs: list[str], wm: int | None,
+                     required: list[str]) -> dict:
         """One pass over the pending rows: counts per set and per rule, with examples."""
         pending = "true" if wm is None else f"(`_pdelta_seq` > {int(wm)} or `_pdelta_seq` is null)"
         kq = ", ".join(q(k) for k in key)
@@ -486,8 +492,8 @@ class _Check:
         src = (f"select *, count(*) over (partition by {kq}, `_pdelta_seq`) as `_pdelta_n`, "
                f"row_number() over (partition by {kq}, `_pdelta_seq` order by `_pdelta_type`) as `_pdelta_rk` "
                f"from {feed} where {pending}")
-        rules = {rule: contract.fill(cond, key, attrs)  # rule -> condition on a pending row
-                 for rule, (cond, _, _) in contract.ROW_CHECKS.items() if rule != "feed-technique"}
+        rules = {rule: contract.fill(cond, key, attrs, required=required)  # rule -> condition on a pending row
+                 for rule, (cond, _, _) in contract.ROW_CHECKS.items() if contract.applies(cond, required, SIX_SETS)}
         rules["feed-seq-null"] = "`_pdelta_seq` is null"
         dup = f"{_all_not_null(key)} and `_pdelta_seq` is not null and `_pdelta_n` > 1"
         show = [q(c) for c in key + ["_pdelta_type", "_pdelta_seq"]]

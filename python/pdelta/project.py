@@ -76,8 +76,13 @@ class Project:
                 self.by_name.setdefault(n.name, []).append(n)
         self.tests_on: dict[str, list] = {}
         for n in manifest.nodes.values():
-            if n.resource_type.value == "test" and getattr(n, "attached_node", None) and n.test_metadata:
-                self.tests_on.setdefault(n.attached_node, []).append(n)
+            if n.resource_type.value == "test" and getattr(n, "test_metadata", None):
+                # a source's tests have no attached_node: they depend on the source alone
+                on = getattr(n, "attached_node", None) or (
+                    n.depends_on.nodes[0] if len(n.depends_on.nodes) == 1 and n.depends_on.nodes[0].startswith("source.")
+                    else None)
+                if on:
+                    self.tests_on.setdefault(on, []).append(n)
 
     # -- dimension views --------------------------------------------------------------------
     def dimension_views(self) -> list:
@@ -160,6 +165,22 @@ class Project:
         return {c.lower(): col.data_type for c, col in (node.columns or {}).items() if getattr(col, "data_type", None)}
 
     def _keys(self, node) -> set[frozenset[str]]:
+        keys, not_null, unique, combos = self._declared(node)
+        keys |= {frozenset([c]) for c in unique & not_null}
+        keys |= {c for c in combos if c and c <= not_null}
+        return keys
+
+    def not_null(self, spec: Any) -> set[str]:
+        """the columns (lower case) the relation `spec` names declares not null, by a `not_null`
+        data test or constraint (macros/engine/declared_not_null.sql reads the same)"""
+        found = self.resolve(spec)
+        node = None if found is None or found.kind == "view_feed" else (self.manifest.nodes.get(found.unique_id)
+                                           or self.manifest.sources.get(found.unique_id))
+        return set() if node is None else self._declared(node)[1]
+
+    def _declared(self, node) -> tuple[set[frozenset[str]], set[str], set[str], list[frozenset[str]]]:
+        """(keys from primary-key constraints, not-null columns, unique columns, unique
+        combinations) as the node's constraints and data tests declare them"""
         keys: set[frozenset[str]] = set()
         for c in getattr(node, "constraints", None) or []:
             if c.type.value == "primary_key" and c.columns:
@@ -183,9 +204,7 @@ class Project:
                 unique.add(col)
             elif test == "unique_combination_of_columns":
                 combos.append(frozenset(c.lower() for c in t.test_metadata.kwargs.get("combination_of_columns", [])))
-        keys |= {frozenset([c]) for c in unique & not_null}
-        keys |= {c for c in combos if c and c <= not_null}
-        return keys
+        return keys, not_null, unique, combos
 
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

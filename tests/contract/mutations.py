@@ -23,6 +23,7 @@ ROW_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "type": ("feed-type", ("c", "a")),
     "key_null": ("feed-key-null", ("c", "a")),
     "upd_images": ("feed-upd-images", ("c",)),  # upd is no change-tracking set: c (log-based) only
+    "del_image": ("feed-del-image", ("c",)),  # del is no change-tracking set; c's state declares `aid` not null
     "before_image": ("feed-before-image", ("c", "a")),
     "delk_attrs": ("feed-delk-key-only", ("a",)),  # delk is no log-based set: a only
     "disjoint": ("feed-disjoint", ("c", "a")),
@@ -231,6 +232,9 @@ class World:
             img = existing_image(k)
             img["aid"] = other_aid(img["aid"])
             bad("upd", img)
+        elif kind == "del_image":  # a delete that lost the deleted row's foreign key
+            k = self.untouched(rel, taken)
+            bad("del", dict(existing_image(k), aid=None))
         elif kind == "before_image":
             if rel == "c":
                 k = self.absent()
@@ -269,13 +273,25 @@ class World:
                 changed = dict(old, rid=old["rid"] + "x", bogus=True)
                 changed["name" if rel == "c" else "city"] = self.marker()
                 m.rows.append(changed)
-        elif kind.startswith("state_dup"):  # a key the step changes (c), or the address of a customer it changes (a)
-            changed = [r["cid"] for r in self.last_step if r["rel"] == "c" and r["cid"] in self.c]
-            # both twins pass the view's filter on `a` (city not like 'Z%'), so the view reads both
-            visible = {k for k, r in self.a.items() if not (r["city"] or "").startswith("Z")}
-            keys = sorted(set(changed if rel == "c" else [self.c[k]["aid"] for k in changed]) & set(
-                self.c if rel == "c" else visible)) or sorted(self.c if rel == "c" else visible)
-            m.state_rows.append({"rel": rel, **existing_image(rng.choice(keys))})
+        elif kind.startswith("state_dup"):
+            # a key twice in a state, and a valid change that reaches it in both plans: the diff plan
+            # recomputes what a change reaches from the states, the rules plan joins each change
+            # with the other states, so both read the twins
+            visible = sorted(k for k, r in self.c.items()
+                             if r["aid"] in self.a and not self.a[r["aid"]]["city"].startswith("Z"))
+            k = rng.choice(visible)
+            if rel == "c":  # the customer twice: a change of its address joins both twins
+                aid, old = self.c[k]["aid"], self.a[self.c[k]["aid"]]
+                self.a[aid] = {"aid": aid, "city": rng.choice([c for c in CITIES if c != old["city"] and c[0] != "Z"])}
+                reach = self._row("a", "up", dict(self.a[aid]))
+            else:  # the address twice: a change of its customer joins both twins
+                old = self.c[k]
+                self.c[k] = dict(old, name=f"n{k}.{self.seq}'")
+                reach = self._row("c", "upd", dict(self.c[k]), before={"name": old["name"], "aid": old["aid"]})
+            reach["seq"] = self._next_seq()
+            self.feed.append(reach)
+            self.last_step.append(reach)
+            m.state_rows.append({"rel": rel, **existing_image(k if rel == "c" else self.c[k]["aid"])})
         else:
             raise KeyError(kind)
         if kind in ROW_KINDS:

@@ -106,9 +106,13 @@ def write_project(root: Path, repo: Path, cases) -> None:
         "models:\n  pdelta_contract_it:\n    +file_format: delta\n")
     (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
     tables = [n for case in cases for rel in case.rels for n in (rel_name(case.name, rel), feed_name(case.name, rel))]
+    # c's foreign key is declared not null (in its state, and in a mirror of c): a `del` must carry it
+    not_null_aid = "        columns:\n          - name: aid\n            data_tests: [not_null]\n"
     (models / "sources.yml").write_text(
         f"version: 2\nsources:\n  - name: {SOURCE}\n    schema: {SCHEMA}\n    tables:\n"
-        + "".join(f"      - name: {t}\n" for t in tables))
+        + "".join(f"      - name: {t}\n" + (not_null_aid if t.endswith("__c") else "") for t in tables)
+        + "models:\n" + "".join(f"  - name: {mirror_model(case.name)}\n    columns:\n      - name: aid\n"
+                                 "        data_tests: [not_null]\n" for case in cases if case.mirror))
     for case in cases:
         if case.mirror:
             (models / f"{mirror_model(case.name)}.sql").write_text(mirror_sql(case.name, case.config))
