@@ -15,13 +15,47 @@
   {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
 {% endmacro %}
 
-{#- What the batch log says, in one query: {last: last committed batch id (-1: none),
+{#- What the batch log says: {last: last committed batch id (-1: none),
     consumed: {input: highest hi consumed since the last full build}, full_pending: a full build started after the last
     commit, last_full: batch id of the last full build, last_counts: {input: counts of its
     last committed row}, positions: {input: the feed's position ({rows, sum} at or below the
-    consumed sequence) its newest row since the last full build recorded, when it has one}} -#}
-{% macro batch_log_state(batches) %}
-  {%- set st = {'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {}} -%}
+    consumed sequence) its newest row since the last full build recorded, when it has one},
+    feeds: {input: the feed its newest row consumed}}.
+
+    Each commit keeps this state in the log's table property `pdelta.state` (record_batch), so a
+    refresh reads one property (no Spark job) instead of scanning the log, a Delta table whose
+    every new version costs snapshot jobs to read (~1 s here). The rows stay the definition
+    (_scanned_log_state): the property is used only when it is at least as new as the staged
+    batch beside the log, so a run stopped between a commit's row and its property, or a log
+    written before the property existed, is read from the rows. -#}
+{% macro batch_log_state(batches, staged='read') %}
+  {%- set kept = pdelta._kept_log_state(batches) -%}
+  {%- if kept is not none -%}
+    {#- `staged`: staged_batch of the stage beside the log, when the caller has read it already -#}
+    {%- set staged = pdelta.staged_batch(pdelta._log_stage(batches)) if staged == 'read' else staged -%}
+    {%- if staged is none or staged['batch_id'] <= kept['last'] -%}{{ return(kept) }}{%- endif -%}
+  {%- endif -%}
+  {{ return(pdelta._scanned_log_state(batches)) }}
+{% endmacro %}
+
+{#- the state record_batch kept in the log's table property, or none (one metadata read) -#}
+{% macro _kept_log_state(batches) %}
+  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] == 'pdelta.state' -%}
+    {%- set st = fromjson(row[1]) -%}
+    {%- if st is mapping and st.get('v') == 1 -%}{{ return(st) }}{%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{#- the stage beside a log: <x>__pdelta_batches -> <x>__pdelta_stage -#}
+{% macro _log_stage(batches) %}
+  {%- set suffix = '__pdelta_batches' -%}
+  {{ return(batches.incorporate(path={'identifier': batches.identifier[:-(suffix | length)] ~ '__pdelta_stage'})) }}
+{% endmacro %}
+
+{#- The log's state from its rows, in one query (what the table property must equal) -#}
+{% macro _scanned_log_state(batches) %}
+  {%- set st = pdelta.empty_log_state() -%}
   {%- set started = [] -%}
   {%- set newest = {} -%}
   {#- consumed: the highest bound since the last full build only; a full build records each
@@ -30,7 +64,7 @@
     select `input`, `mode`, max(`batch_id`), max(case when `batch_id` >= `last_full` then `hi` end),
            max_by(`counts`, `batch_id`),
            max_by(case when `batch_id` >= `last_full` then get_json_object(`row`, '$.feed_position') end, `batch_id`),
-           max(`row` like '%"feed_position":%')
+           max(`row` like '%"feed_position":%'), max_by(`changes`, `batch_id`)
     {#- `feed_position` through the row's JSON: a log written before the column existed reads as
         none (and is upgraded below) instead of failing the query; the last full build through a
         window, not a join (half the Spark jobs) -#}
@@ -50,6 +84,7 @@
       {%- if row[0] not in newest or b > newest[row[0]] -%}
         {%- do newest.update({row[0]: b}) -%}
         {%- do st['last_counts'].update({row[0]: fromjson(row[4]) if row[4] else {}}) -%}
+        {%- do st['feeds'].update({row[0]: row[7]}) -%}
         {%- if row[5] -%}{%- do st['positions'].update({row[0]: fromjson(row[5])}) -%}{%- else -%}{%- do st['positions'].pop(row[0], none) -%}{%- endif -%}
       {%- endif -%}
       {%- set prev = st['consumed'].get(row[0]) -%}
@@ -65,8 +100,48 @@
   {{ return(st) }}
 {% endmacro %}
 
-{#- one batch-log insert for every input of a refresh: the commit point -#}
-{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false) %}
+{#- The state after one more commit of the log (what _scanned_log_state would read after it):
+    `prior` the state before it -#}
+{% macro next_log_state(prior, batch_id, ranges, counts, mode) %}
+  {%- set st = {'v': 1, 'last': prior['last'], 'consumed': {}, 'full_pending': prior['full_pending'], 'last_full': prior['last_full'],
+                'last_counts': {}, 'positions': {}, 'feeds': {}} -%}
+  {%- for k in ['consumed', 'last_counts', 'positions', 'feeds'] -%}{%- do st[k].update(prior[k]) -%}{%- endfor -%}
+  {%- if mode == 'full-started' -%}
+    {%- do st.update({'full_pending': st['full_pending'] or batch_id > st['last']}) -%}
+    {{ return(st) }}
+  {%- endif -%}
+  {%- if mode == 'full' and (st['last_full'] is none or batch_id >= st['last_full']) -%}
+    {#- consumed and positions count from the last full build on -#}
+    {%- do st.update({'last_full': batch_id}) -%}
+    {%- for alias in st['consumed'].keys() | list -%}{%- do st['consumed'].update({alias: none}) -%}{%- endfor -%}
+    {%- do st['positions'].clear() -%}
+  {%- endif -%}
+  {%- do st.update({'last': [st['last'], batch_id] | max, 'full_pending': false}) -%}
+  {%- for alias, r in ranges.items() -%}
+    {%- set prev = st['consumed'].get(alias) -%}
+    {%- if alias not in st['consumed'] or (r['hi'] is not none and (prev is none or r['hi'] | int > prev)) -%}
+      {%- do st['consumed'].update({alias: none if r['hi'] is none else r['hi'] | int}) -%}
+    {%- endif -%}
+    {%- do st['last_counts'].update({alias: counts}) -%}
+    {%- do st['feeds'].update({alias: r['changes'] | string}) -%}
+    {%- if r.get('position') -%}{%- do st['positions'].update({alias: r['position']}) -%}{%- else -%}{%- do st['positions'].pop(alias, none) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(st) }}
+{% endmacro %}
+
+{#- the state of a log without rows -#}
+{% macro empty_log_state() %}
+  {{ return({'v': 1, 'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {}, 'feeds': {}}) }}
+{% endmacro %}
+
+{#- One batch-log insert for every input of a refresh: the commit point. Then the state the log
+    now says is kept in its table property, where the next run reads it without a scan
+    (batch_log_state). `prior`: the log's state before this commit, as the caller read it
+    (batch_log_state, or what an earlier record_batch of this run returned; 'empty' for a log
+    created by this run); without it the property is read, and when that is older than the
+    batch before this one (a run stopped between a commit's row and its property) the rows are.
+    Returns the new state. -#}
+{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
                                `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
@@ -78,6 +153,13 @@
        {{ pdelta.sql_literal(tojson(r['position']) if r.get('position') else none) }}){% if not loop.last %},{% endif %}
     {% endfor %}
   {%- endcall -%}
+  {%- set kept = pdelta.empty_log_state() if prior == 'empty' else (prior if prior is not none else pdelta._kept_log_state(batches)) -%}
+  {%- set state = pdelta.next_log_state(kept, batch_id | int, ranges, counts, mode) if kept is not none and kept['last'] >= (batch_id | int) - 1
+        else pdelta._scanned_log_state(batches) -%}
+  {%- call statement('record_batch_state') -%}
+    alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }})
+  {%- endcall -%}
+  {{ return(state) }}
 {% endmacro %}
 
 {#- Staged changes carry the batch they belong to and the ranges they were computed from as

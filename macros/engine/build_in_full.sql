@@ -7,14 +7,14 @@
     The feed starts over, so a view that reads it sees this `full` batch past its watermark and
     rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
     first; until the `full` row follows, reruns build in full again. -#}
-{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why) %}
+{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty') %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
   {%- set history = pdelta.meta_relation(target, 'history') -%}
   {%- do pdelta.create_batch_log(batches) -%}
   {#- marks the build as begun: until the `full` row below is written, reruns build again -#}
-  {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
+  {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
   {%- endfor -%}
@@ -41,6 +41,6 @@
   {%- endif -%}
   {%- set full_ranges = {} -%}
   {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
-  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}

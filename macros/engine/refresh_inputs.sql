@@ -30,9 +30,10 @@
       {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
                          'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view'}) -%}
     {%- elif pdelta.relation_exists(state_log) -%}
-      {%- set r = run_query("select count(*), max(`hi`) from " ~ state_log ~ " where `input` = 'changes' and `mode` in ('full', 'incremental') and `changes` = " ~ pdelta.sql_literal(changes | string)) -%}
-      {%- set by_mirror = r.rows[0][0] | int > 0 -%}
-      {%- set mirror_hi = none if not by_mirror or r.rows[0][1] is none else r.rows[0][1] | int -%}
+      {#- a mirror of this feed: its last commit consumed the feed up to `mirror_hi` -#}
+      {%- set st = pdelta.batch_log_state(state_log) -%}
+      {%- set by_mirror = st['last'] >= 0 and st['feeds'].get('changes') == changes | string -%}
+      {%- set mirror_hi = st['consumed'].get('changes') if by_mirror else none -%}
       {%- if by_mirror -%}{%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi}) -%}{%- endif -%}
       {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none, by_mirror)) -%}
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}

@@ -36,7 +36,9 @@
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
 
-  {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
+  {#- a batch staged by an earlier run (its retry, below) tells batch_log_state whether the log's kept state is current -#}
+  {%- set staged = pdelta.staged_batch(stage) -%}
+  {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
       to the next refresh. -#}
   {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed']) -%}
@@ -60,10 +62,9 @@
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
-    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full) -%}
+    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
-    {%- set staged = pdelta.staged_batch(stage) -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
     {%- set ranges = {} -%}
     {%- if retry -%}
@@ -96,7 +97,7 @@
         {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
           {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
           {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
-                ['the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio'] ~ '; the change feed starts over']) -%}
+                ['the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio'] ~ '; the change feed starts over'], blog) -%}
           {%- set run_state.full = true -%}
         {%- else -%}
           {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
@@ -171,7 +172,7 @@
         {%- do applied['statements'].append('append_feed') -%}
       {%- endif -%}
       {%- set rebuilt = not retry and choice['mode'] == 'rebuild' -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry) -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}

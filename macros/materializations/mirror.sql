@@ -19,7 +19,8 @@
   {%- set opts = pdelta.apply_options(config, attrs) -%}
   {%- set q = adapter.quote -%}
   {%- set contract_opts = pdelta.contract_options(config) -%}
-  {%- set blog = pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none -%}
+  {%- set staged = pdelta.staged_batch(stage) -%}
+  {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
   {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
       in one scan; a feed a pdelta capture writes is checked by the capture -#}
@@ -37,7 +38,7 @@
     {%- set hi = pdelta.feed_upper_bound(changes) -%}
   {%- endif -%}
   {%- do inputs['changes'].update({'hi': hi}) -%}
-  {%- set staged = none if full else pdelta.staged_batch(stage) -%}
+  {%- set staged = none if full else staged -%}
   {%- set retry = staged is not none and staged['batch_id'] == blog['last'] + 1 -%}
   {%- set bad_aliases = [] -%}
   {%- if checked and not retry -%}
@@ -49,12 +50,12 @@
   {%- if full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- do pdelta.create_batch_log(batches) -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started') -%}
+    {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior='empty' if blog is none else blog) -%}
     {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
     {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude), m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}) -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started) -%}
     {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -91,7 +92,7 @@
       {%- endif -%}
       {%- set counts = pdelta.change_counts(stage, m['key']) -%}
       {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0]) -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry) -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog) -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}

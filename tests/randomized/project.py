@@ -79,6 +79,8 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
     # a singular data test over every dimension view: no key twice (run after each refresh)
     (root / "tests").mkdir(exist_ok=True)
     (root / "tests" / "view_keys_unique.sql").write_text("{{ pdelta.duplicate_view_keys_sql() }}\n")
+    # and every batch log's kept state (its table property) equals the state its rows give
+    (root / "tests" / "batch_log_state_kept.sql").write_text("{{ pdelta.batch_log_state_drift_sql() }}\n")
     (models / "sources.yml").write_text(
         "version: 2\nsources:\n  - name: it\n    schema: " + SCHEMA + "\n    tables:\n"
         "      - name: all_states\n      - name: all_changes\n"

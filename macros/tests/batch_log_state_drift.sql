@@ -1,0 +1,28 @@
+{#- The dimension views and mirrors of the project whose batch log's kept state (the table
+    property `pdelta.state` each commit writes, which refreshes read instead of scanning the log)
+    differs from the state the log's rows give, as rows (model, kept, scanned): a singular data
+    test is
+
+      {{ pdelta.batch_log_state_drift_sql() }}
+
+    (tests/dbt/batch_log_state_kept.sql, and after every randomized refresh). A log without the
+    property is no drift (it is read from its rows). Data values go into the result as literals. -#}
+{% macro batch_log_state_drift_sql() %}
+  {%- set parts = [] -%}
+  {%- if execute -%}
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized in ['dimension_view', 'mirror']
+          and node.package_name == project_name -%}
+      {%- set rel = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
+      {%- set batches = none if rel is none else pdelta.meta_relation(rel, 'batches') -%}
+      {%- if batches is not none and pdelta.relation_exists(batches) -%}
+        {%- set kept = pdelta._kept_log_state(batches) -%}
+        {%- set scanned = pdelta._scanned_log_state(batches) -%}
+        {%- if kept is not none and tojson(kept, sort_keys=true) != tojson(scanned, sort_keys=true) -%}
+          {%- do parts.append('select ' ~ pdelta.sql_literal(node.name) ~ ' as model, ' ~ pdelta.sql_literal(tojson(kept)) ~ ' as kept, '
+                ~ pdelta.sql_literal(tojson(scanned)) ~ ' as scanned') -%}
+        {%- endif -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return(parts | join('\nunion all\n') if parts else 'select cast(null as string) as model, cast(null as string) as kept, cast(null as string) as scanned where false') }}
+{% endmacro %}
