@@ -138,9 +138,8 @@
     now says is kept in its table property, where the next run reads it without a scan
     (batch_log_state). `prior`: the log's state before this commit, as the caller read it
     (batch_log_state, or what an earlier record_batch of this run returned; 'empty' for a log
-    created by this run); without it the property is read, and when that is older than the
-    batch before this one (a run stopped between a commit's row and its property) the rows are.
-    Returns the new state. -#}
+    created by this run); without it, or when it is older than the batch before this one, the
+    new state is read from the rows. Returns the new state. -#}
 {% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
@@ -153,8 +152,8 @@
        {{ pdelta.sql_literal(tojson(r['position']) if r.get('position') else none) }}){% if not loop.last %},{% endif %}
     {% endfor %}
   {%- endcall -%}
-  {%- set kept = pdelta.empty_log_state() if prior == 'empty' else (prior if prior is not none else pdelta._kept_log_state(batches)) -%}
-  {%- set state = pdelta.next_log_state(kept, batch_id | int, ranges, counts, mode) if kept is not none and kept['last'] >= (batch_id | int) - 1
+  {%- set prior = pdelta.empty_log_state() if prior == 'empty' else prior -%}
+  {%- set state = pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) if prior is not none and prior['last'] >= (batch_id | int) - 1
         else pdelta._scanned_log_state(batches) -%}
   {%- call statement('record_batch_state') -%}
     alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }})
