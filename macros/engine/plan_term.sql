@@ -5,30 +5,64 @@
       sql    its SELECT
       kept   'inline' (a CTE of each statement that reads it) or 'table' (a scratch table
              written by its own statement)
+      stored none, or where an inline term's rows are kept: {term: the 'table' term that holds
+             them, table: its qualified name, part: the value of `_pdelta_part` that marks them,
+             columns: their names}. Statements other than the one filling that table read the
+             rows from it instead of computing them (one scratch table holds a level's Δ and ∇:
+             half the statements of one table per term).
     The executor (run_plan) turns the records into statements; `pdelta explain` prints them. -#}
-{% macro plan_term(name, rule, reads, sql, kept='inline') %}
-  {{ return({'name': name, 'rule': rule, 'reads': reads, 'sql': sql | trim, 'kept': kept}) }}
+{% macro plan_term(name, rule, reads, sql, kept='inline', stored=none) %}
+  {{ return({'name': name, 'rule': rule, 'reads': reads, 'sql': sql | trim, 'kept': kept, 'stored': stored}) }}
+{% endmacro %}
+
+{#- The record of the scratch table that keeps two terms of equal columns (a level's Δ and ∇;
+    ∇ has `_pdelta_flag` last, Δ gets a NULL one), and the two terms marked as stored in it. -#}
+{% macro stored_pair(name, table, delta, nabla, columns) %}
+  {%- set pair_sql -%}
+    select 'delta' as `_pdelta_part`, *, cast(null as string) as `_pdelta_flag` from {{ delta['name'] }}
+    union all
+    select 'nabla' as `_pdelta_part`, * from {{ nabla['name'] }}
+  {%- endset -%}
+  {%- do delta.update({'stored': {'term': name, 'table': table, 'part': 'delta', 'columns': columns}}) -%}
+  {%- do nabla.update({'stored': {'term': name, 'table': table, 'part': 'nabla', 'columns': columns + ['_pdelta_flag']}}) -%}
+  {{ return(pdelta.plan_term(name, 'scratch table: ' ~ delta['name'] ~ ' and ' ~ nabla['name'] ~ ', told apart by `_pdelta_part`',
+                             [delta['name'], nabla['name']], pair_sql, 'table')) }}
 {% endmacro %}
 
 {#- One statement: `select <select> from <final>` with `final` and every inline term it
-    reads, directly or through other inline terms, as a CTE (in plan order). Terms kept as
-    tables are read by their qualified names and not followed further; `final` is computed
-    here even when it is kept as a table (the statement that fills that table). -#}
+    reads, directly or through other inline terms, as a CTE (in plan order). A term stored in
+    a scratch table is a CTE reading its rows from that table, not followed further, except in
+    the statement that fills that table; `final` is computed here even when it is kept as a
+    table (the statement that fills that table). -#}
 {% macro plan_statement(plan, final, select='*') %}
   {%- set by_name = {} -%}
   {%- for term in plan -%}{%- do by_name.update({term['name']: term}) -%}{%- endfor -%}
   {%- set needed = [] -%}
+  {%- set from_table = [] -%}
   {%- set todo = [final] -%}
   {%- for _ in range(plan | length + 1) -%}
     {%- set next = [] -%}
     {%- for name in todo if name in by_name and name not in needed and (by_name[name]['kept'] == 'inline' or name == final) -%}
-      {%- do needed.append(name) -%}{%- do next.extend(by_name[name]['reads']) -%}
+      {%- set stored = by_name[name]['stored'] -%}
+      {%- do needed.append(name) -%}
+      {%- if stored is not none and stored['term'] != final and name != final -%}
+        {%- do from_table.append(name) -%}
+      {%- else -%}
+        {%- do next.extend(by_name[name]['reads']) -%}
+      {%- endif -%}
     {%- endfor -%}
     {%- do todo.clear() -%}{%- do todo.extend(next) -%}
   {%- endfor -%}
   {%- set ctes = [] -%}
   {%- for term in plan if term['name'] in needed -%}
-    {%- do ctes.append(term['name'] ~ ' as (\n  ' ~ term['sql'] ~ '\n)') -%}
+    {%- if term['name'] in from_table -%}
+      {%- set stored = term['stored'] -%}
+      {%- set term_sql = 'select ' ~ pdelta._cols(stored['columns']) ~ ' from ' ~ stored['table']
+                         ~ " where `_pdelta_part` = '" ~ stored['part'] ~ "'" -%}
+    {%- else -%}
+      {%- set term_sql = term['sql'] -%}
+    {%- endif -%}
+    {%- do ctes.append(term['name'] ~ ' as (\n  ' ~ term_sql ~ '\n)') -%}
   {%- endfor -%}
   {{ return(('with ' ~ ctes | join(',\n') ~ '\n' if ctes else '') ~ 'select ' ~ select ~ ' from ' ~ final) }}
 {% endmacro %}

@@ -8,9 +8,9 @@
                       lo: last consumed sequence or none; hi: upper bound of this refresh}
     schema: where the terms worth materializing are kept as scratch tables (the small,
             delta-sized results that later terms read more than once: each relation's
-            projected Δ/∇ and each join level's Δ/∇); none keeps every term inline (one
-            statement: explain, plan_preview). References to a kept term name it with its
-            schema from the start, so no SQL text is rewritten afterwards.
+            projected Δ/∇ in `X__prj_sets`, each join level's Δ/∇ in `jN__sets`); none
+            keeps every term inline (one statement: explain, plan_preview). Every term is
+            referenced by its own name; plan_statement reads a stored one from its table.
 
     Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
@@ -24,24 +24,22 @@
   {%- set q = adapter.quote -%}
   {%- set P = prefix -%}
   {%- set plan = [] -%}
-  {#- The terms kept as scratch tables, and how every term is referenced (R: qualified names).
-      A relation with nothing pending reads no feed row (`where false`): Spark drops its empty
-      terms and every join term they empty, and none of them is worth a scratch table. A join
-      level's Δ/∇ can be non-empty only when a relation joined so far has pending rows. -#}
+  {#- The scratch tables (each keeps one level's Δ and ∇). A relation with nothing pending reads
+      no feed row (`where false`): Spark drops its empty terms and every join term they empty,
+      and none of them is worth a scratch table. A join level's Δ/∇ can be non-empty only when
+      a relation joined so far has pending rows. -#}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- set tables = [] -%}
   {%- if schema is not none -%}
     {%- set reached = namespace(any=false) -%}
     {%- for alias in view['order'] -%}
       {%- if alias in pending -%}
-        {%- do tables.extend([P ~ alias ~ '__prj_delta', P ~ alias ~ '__prj_nabla']) -%}
+        {%- do tables.append(P ~ alias ~ '__prj_sets') -%}
         {%- set reached.any = true -%}
       {%- endif -%}
-      {%- if not loop.first and reached.any -%}{%- do tables.extend([P ~ 'j' ~ (loop.index - 1) ~ '__delta', P ~ 'j' ~ (loop.index - 1) ~ '__nabla']) -%}{%- endif -%}
+      {%- if not loop.first and reached.any -%}{%- do tables.append(P ~ 'j' ~ (loop.index - 1) ~ '__sets') -%}{%- endif -%}
     {%- endfor -%}
   {%- endif -%}
-  {%- set R = {} -%}
-  {%- for name in tables -%}{%- do R.update({name: schema ~ '.' ~ name}) -%}{%- endfor -%}
   {%- set prj = {} -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
@@ -74,10 +72,14 @@
     {%- set cols = [] -%}{%- set names = [] -%}
     {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
     {%- set pd, pn = X ~ 'prj_delta', X ~ 'prj_nabla' -%}
-    {%- do plan.append(pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)', [cur ~ 'delta', cur ~ 'nabla'],
-          pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols), 'table' if pd in tables else 'inline')) -%}
-    {%- do plan.append(pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
-          pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols), 'table' if pn in tables else 'inline')) -%}
+    {%- set delta_term = pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)', [cur ~ 'delta', cur ~ 'nabla'],
+          pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
+    {%- set nabla_term = pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
+          pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
+    {%- do plan.extend([delta_term, nabla_term]) -%}
+    {%- if (X ~ 'prj_sets') in tables -%}
+      {%- do plan.append(pdelta.stored_pair(X ~ 'prj_sets', schema ~ '.' ~ X ~ 'prj_sets', delta_term, nabla_term, names)) -%}
+    {%- endif -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'prj_new', '§5.4 projection of the state', [cur ~ 'new'],
           pdelta.projection_sql(cur ~ 'new', cols))) -%}
     {%- do prj.update({alias: {'name': X ~ 'prj', 'cols': names, 'key': names[:key | length]}}) -%}
@@ -104,27 +106,32 @@
     {%- set sn, sd, sb, so = s['name'] ~ '_new', s['name'] ~ '_delta', s['name'] ~ '_nabla', s['name'] ~ '_old' -%}
     {%- set tn, td, tb, to = t['name'] ~ '_new', t['name'] ~ '_delta', t['name'] ~ '_nabla', t['name'] ~ '_old' -%}
     {%- do plan.append(pdelta.plan_term(so, '§5.6 old state: S_old = π_{pre}(S_new − ΔS) ∪ ∇S', [sn, sd, sb],
-          pdelta.old_state_sql(R.get(sn, sn), R.get(sd, sd), R.get(sb, sb), s['key'], s['cols']))) -%}
+          pdelta.old_state_sql(sn, sd, sb, s['key'], s['cols']))) -%}
     {%- do plan.append(pdelta.plan_term(to, '§5.6 old state: T_old = π_{pre}(T_new − ΔT) ∪ ∇T', [tn, td, tb],
-          pdelta.old_state_sql(R.get(tn, tn), R.get(td, td), R.get(tb, tb), t['key'], t['cols']))) -%}
+          pdelta.old_state_sql(tn, td, tb, t['key'], t['cols']))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__new', 'S_new ⋈ T_new', [sn, tn],
-          pdelta.join_new_sql(R.get(sn, sn), R.get(tn, tn), s['cols'], t['cols'], on))) -%}
+          pdelta.join_new_sql(sn, tn, s['cols'], t['cols'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_new_x_t_delta', '§5.6 join Δ: S_new ⋈ ΔT (key-first)', [td] + s_news,
-          pdelta.rule_join_delta_s_new_term_sql(R.get(td, td), s['cols'], t['cols'], tree, s_order, r['join']['to'], on))) -%}
+          pdelta.rule_join_delta_s_new_term_sql(td, s['cols'], t['cols'], tree, s_order, r['join']['to'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_delta_x_t_new', '§5.6 join Δ: ΔS ⋈ T_new', [sd, tn],
-          pdelta.rule_join_delta_term_sql(R.get(sd, sd), R.get(tn, tn), s['cols'], t['cols'], on))) -%}
+          pdelta.rule_join_delta_term_sql(sd, tn, s['cols'], t['cols'], on))) -%}
     {%- set parts = [n ~ '__delta_s_new_x_t_delta', n ~ '__delta_s_delta_x_t_new'] -%}
-    {%- do plan.append(pdelta.plan_term(n ~ '__delta', '§5.6 join: Δ(S ⋈ T), the union of its Δ terms', parts,
-          'select * from ' ~ parts | join(' union select * from '), 'table' if (n ~ '__delta') in tables else 'inline')) -%}
+    {%- set delta_term = pdelta.plan_term(n ~ '__delta', '§5.6 join: Δ(S ⋈ T), the union of its Δ terms', parts,
+          'select * from ' ~ parts | join(' union select * from ')) -%}
+    {%- do plan.append(delta_term) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_old_x_t_nabla', '§5.6 join ∇: S_old ⋈ ∇T (key-first)', [tb, sd, sb] + s_news,
-          pdelta.rule_join_nabla_s_old_term_sql(R.get(sd, sd), R.get(sb, sb), R.get(tb, tb), s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on))) -%}
+          pdelta.rule_join_nabla_s_old_term_sql(sd, sb, tb, s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_nabla_x_t_old', '§5.6 join ∇: ∇S ⋈ T_old', [sb, to],
-          pdelta.rule_join_nabla_t_old_term_sql(R.get(sb, sb), to, s['cols'], t['cols'], on))) -%}
+          pdelta.rule_join_nabla_t_old_term_sql(sb, to, s['cols'], t['cols'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_partial', '§5.6 join ∇: partial rows of ∇S, T NULL', [sb],
-          pdelta.rule_join_nabla_partial_term_sql(R.get(sb, sb), s['cols'], t['cols']))) -%}
+          pdelta.rule_join_nabla_partial_term_sql(sb, s['cols'], t['cols']))) -%}
     {%- set parts = [n ~ '__nabla_s_old_x_t_nabla', n ~ '__nabla_s_nabla_x_t_old', n ~ '__nabla_s_partial'] -%}
-    {%- do plan.append(pdelta.plan_term(n ~ '__nabla', '§5.6 join: ∇(S ⋈ T), the union of its ∇ terms', parts,
-          'select * from ' ~ parts | join(' union select * from '), 'table' if (n ~ '__nabla') in tables else 'inline')) -%}
+    {%- set nabla_term = pdelta.plan_term(n ~ '__nabla', '§5.6 join: ∇(S ⋈ T), the union of its ∇ terms', parts,
+          'select * from ' ~ parts | join(' union select * from ')) -%}
+    {%- do plan.append(nabla_term) -%}
+    {%- if (n ~ '__sets') in tables -%}
+      {%- do plan.append(pdelta.stored_pair(n ~ '__sets', schema ~ '.' ~ n ~ '__sets', delta_term, nabla_term, s['cols'] + t['cols'])) -%}
+    {%- endif -%}
     {#- a loop-local `set` would not outlive the loop; update the composite in place -#}
     {%- do s.update({'name': n ~ '_', 'cols': s['cols'] + t['cols']}) -%}
   {%- endfor -%}
@@ -136,9 +143,9 @@
   {%- endfor -%}
   {%- set sd, sb = s['name'] ~ '_delta', s['name'] ~ '_nabla' -%}
   {%- do plan.append(pdelta.plan_term(P ~ 'v__delta', '§5.4 projection to the view: ΔV', [sd, sb],
-        pdelta.rule_projection_delta_sql(R.get(sd, sd), R.get(sb, sb), out_cols))) -%}
+        pdelta.rule_projection_delta_sql(sd, sb, out_cols))) -%}
   {%- do plan.append(pdelta.plan_term(P ~ 'v__nabla', '§5.4 projection to the view: ∇V', [sd, sb],
-        pdelta.rule_projection_nabla_sql(R.get(sd, sd), R.get(sb, sb), out_cols))) -%}
+        pdelta.rule_projection_nabla_sql(sd, sb, out_cols))) -%}
   {%- do plan.append(pdelta.plan_term(P ~ 'v__changes', 'Fig. 6: ΔV/∇V to the six sets', [P ~ 'v__delta', P ~ 'v__nabla'],
         pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out))) -%}
   {#- an update pair whose images agree on every output column is no change of the view -#}
