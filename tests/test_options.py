@@ -23,6 +23,7 @@ CASES = {
                           "pdelta_rebuild_ratio": 0.2, "pdelta_rebuild_feed": "diff",
                           "pdelta_plan": "diff"}, None),
     "valid_cost_model_off": ({"pdelta_rebuild_ratio": False}, None),
+    "valid_cost_model_learned": ({"pdelta_rebuild_ratio": "learned"}, None),
     "valid_shorthands": ({"pdelta_history": "scd2", "pdelta_rebuild_ratio": "0.5", "pdelta_apply": {}}, None),
     "apply_not_a_mapping": ({"pdelta_apply": "merge"}, "pdelta_apply: expected a mapping of options (buckets, cluster_by_key, prune, upsert), got merge"),
     "apply_unknown_option": ({"pdelta_apply": {"bucket": 8}}, "pdelta_apply: unknown option `bucket`"),

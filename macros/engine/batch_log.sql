@@ -29,22 +29,34 @@
     batch beside the log, so a run stopped between a commit's row and its property, or a log
     written before the property existed, is read from the rows. -#}
 {% macro batch_log_state(batches, staged='read') %}
-  {%- set kept = pdelta._kept_log_state(batches) -%}
+  {%- set props = pdelta._log_properties(batches) -%}
+  {%- set kept = props['state'] -%}
+  {%- set state = none -%}
   {%- if kept is not none -%}
     {#- `staged`: staged_batch of the stage beside the log, when the caller has read it already -#}
     {%- set staged = pdelta.staged_batch(pdelta._log_stage(batches)) if staged == 'read' else staged -%}
-    {%- if staged is none or staged['batch_id'] <= kept['last'] -%}{{ return(kept) }}{%- endif -%}
+    {%- if staged is none or staged['batch_id'] <= kept['last'] -%}{%- set state = kept -%}{%- endif -%}
   {%- endif -%}
-  {{ return(pdelta._scanned_log_state(batches)) }}
+  {%- set state = pdelta._scanned_log_state(batches) if state is none else state -%}
+  {#- the timed refreshes and rebuilds of the learned cost model: a hint kept beside the state,
+      not part of it (the rows do not define it; losing it only restarts the learning) -#}
+  {%- do state.update({'costs': props['costs']}) -%}
+  {{ return(state) }}
 {% endmacro %}
 
 {#- the state record_batch kept in the log's table property, or none (one metadata read) -#}
 {% macro _kept_log_state(batches) %}
-  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] == 'pdelta.state' -%}
-    {%- set st = fromjson(row[1]) -%}
-    {%- if st is mapping and st.get('v') == 1 -%}{{ return(st) }}{%- endif -%}
+  {{ return(pdelta._log_properties(batches)['state']) }}
+{% endmacro %}
+
+{#- the log's table properties `pdelta.state` (or none) and `pdelta.costs` (or {}), in one read -#}
+{% macro _log_properties(batches) %}
+  {%- set out = {'state': none, 'costs': {}} -%}
+  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs'] -%}
+    {%- set value = fromjson(row[1]) -%}
+    {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
   {%- endfor -%}
-  {{ return(none) }}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- the stage beside a log: <x>__pdelta_batches -> <x>__pdelta_stage -#}
@@ -139,8 +151,10 @@
     (batch_log_state). `prior`: the log's state before this commit, as the caller read it
     (batch_log_state, or what an earlier record_batch of this run returned; 'empty' for a log
     created by this run); without it, or when it is older than the batch before this one, the
-    new state is read from the rows. Returns the new state. -#}
-{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none) %}
+    new state is read from the rows. `costs`: when given, the learned cost model's timings
+    (add_cost_sample), kept in property `pdelta.costs` by the same statement. Returns the new
+    state. -#}
+{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
                                `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
@@ -156,7 +170,8 @@
   {%- set state = pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) if prior is not none and prior['last'] >= (batch_id | int) - 1
         else pdelta._scanned_log_state(batches) -%}
   {%- call statement('record_batch_state') -%}
-    alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }})
+    alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }}
+      {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %})
   {%- endcall -%}
   {{ return(state) }}
 {% endmacro %}

@@ -6,8 +6,11 @@
 
     The feed starts over, so a view that reads it sees this `full` batch past its watermark and
     rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
-    first; until the `full` row follows, reruns build in full again. -#}
-{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty') %}
+    first; until the `full` row follows, reruns build in full again.
+
+    timing: none, or {started, costs, rows} when the learned cost model times this build (a
+    rebuild of `rows` view rows, none when unknown). -#}
+{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none) %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
@@ -41,6 +44,7 @@
   {%- endif -%}
   {%- set full_ranges = {} -%}
   {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
-  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started) -%}
+  {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild', [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
+  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}

@@ -18,6 +18,13 @@
     change fraction at which a refresh and a rebuild took the same time in `make bench`
     (docs/bench/). Unset (the default) or false: never rebuild — the incremental path only.
 
+    r = 'learned': the view's own history sets the break-even (learned_cost_prediction): each
+    refresh and each rebuild of the view is timed and kept in its batch log's table property
+    `pdelta.costs`, so the fixed cost of a refresh on this machine and target (statements,
+    commits, snapshot jobs) is measured rather than assumed; the view is rebuilt when the
+    predicted rebuild is faster than the predicted refresh. Until both have been timed at
+    least once (the first build times a rebuild), it refreshes.
+
     The inputs are cheap to get: one statement counting each pending feed range and each state
     (Delta answers count(*) of a table from its log).
 
@@ -30,28 +37,111 @@
                        batch, so views downstream keep refreshing from an exact feed. Costs one
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
-{% macro refresh_cost_choice(view, inputs, pending, model_config=none) %}
-  {#- the materialization reads its model's `config`; `pdelta explain` passes the node's -#}
+{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none) %}
+  {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
+      costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned' -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
-  {%- if r is none or not pending -%}
+  {%- if (r is none and not opts['learned']) or not pending -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if pending else 'nothing pending'}) }}
   {%- endif -%}
+  {%- set root = view['root'] -%}
   {%- set parts = [] -%}
   {%- for alias in pending -%}
     {%- set inp = inputs[alias] -%}
     {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'], inp.get('exclude')) -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, (select count(*) from (" ~ pending_rows ~ ")) as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
+  {#- the learned model scales with the view's size: about the root's rows -#}
+  {%- if opts['learned'] and root not in pending -%}
+    {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from " ~ inputs[root]['state'] ~ ") as s") -%}
+  {%- endif -%}
   {%- set ns = namespace(f=0.0) -%}
   {%- set counts = {} -%}
   {%- for row in run_query(parts | join(' union all ')).rows -%}
     {%- do counts.update({row[0]: {'pending': row[1] | int, 'state': row[2] | int}}) -%}
     {%- set ns.f = ns.f + (row[1] | int) / ([row[2] | int, 1] | max) -%}
   {%- endfor -%}
+  {%- if opts['learned'] -%}
+    {%- set view_rows = counts[root]['state'] if root in counts else none -%}
+    {%- set reached = ns.f * (view_rows or 0) -%}
+    {%- set predicted = pdelta.learned_cost_prediction(costs or {}, reached, view_rows) -%}
+    {%- set timed = predicted['refresh'] is not none and predicted['rebuild'] is not none -%}
+    {{ return({'mode': 'rebuild' if timed and predicted['rebuild'] < predicted['refresh'] else 'refresh',
+               'feed': feed, 'fraction': ns.f, 'ratio': 'learned', 'predicted': predicted, 'counts': counts,
+               'reached': reached, 'view_rows': view_rows,
+               'reason': none if timed else 'learning: no ' ~ ('refresh' if predicted['refresh'] is none else 'rebuild') ~ ' of this view timed yet'}) }}
+  {%- endif -%}
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
              'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
+{% endmacro %}
+
+{#- The learned model's prediction, in seconds, from `costs` = {refresh: [[rows reached, seconds],
+    ...], rebuild: [[view rows or none, seconds], ...]} (newest last):
+      rebuild  the mean of the newest three rebuilds, each scaled to the view's size now
+               (a rebuild is one pass over the states);
+      refresh  a + b · reached, fitted by least squares (a, b ≥ 0) when the refreshes reached at
+               least two different row counts — a is the fixed cost, b the cost per row reached;
+               with one count, its mean time, scaled up proportionally beyond it.
+    Either is none until timed once. -#}
+{% macro learned_cost_prediction(costs, reached, view_rows) %}
+  {%- set rebuilds = (costs.get('rebuild') or [])[-3:] -%}
+  {%- set refreshes = costs.get('refresh') or [] -%}
+  {%- set out = {'refresh': none, 'rebuild': none} -%}
+  {%- if rebuilds -%}
+    {%- set acc = namespace(s=0.0) -%}
+    {%- for sample in rebuilds -%}
+      {%- set scale = view_rows / sample[0] if sample[0] and view_rows else 1.0 -%}
+      {%- set acc.s = acc.s + sample[1] * scale -%}
+    {%- endfor -%}
+    {%- do out.update({'rebuild': acc.s / (rebuilds | length)}) -%}
+  {%- endif -%}
+  {%- if refreshes -%}
+    {%- set n = refreshes | length -%}
+    {%- set acc = namespace(x=0.0, s=0.0) -%}
+    {%- for sample in refreshes -%}{%- set acc.x = acc.x + sample[0] -%}{%- set acc.s = acc.s + sample[1] -%}{%- endfor -%}
+    {%- set mean_x, mean_s = acc.x / n, acc.s / n -%}
+    {%- set fit = namespace(sxx=0.0, sxs=0.0, xx=0.0, xs=0.0) -%}
+    {%- for sample in refreshes -%}
+      {%- set fit.sxx = fit.sxx + (sample[0] - mean_x) * (sample[0] - mean_x) -%}
+      {%- set fit.sxs = fit.sxs + (sample[0] - mean_x) * (sample[1] - mean_s) -%}
+      {%- set fit.xx = fit.xx + sample[0] * sample[0] -%}
+      {%- set fit.xs = fit.xs + sample[0] * sample[1] -%}
+    {%- endfor -%}
+    {%- if fit.sxx > 0 -%}
+      {%- set slope = [fit.sxs / fit.sxx, 0.0] | max -%}
+      {%- set fixed = mean_s - slope * mean_x -%}
+      {%- if fixed < 0 -%}{%- set fixed, slope = 0.0, fit.xs / fit.xx -%}{%- endif -%}
+      {%- do out.update({'refresh': fixed + slope * reached}) -%}
+    {%- else -%}
+      {%- do out.update({'refresh': mean_s * ([1.0, reached / mean_x] | max) if mean_x > 0 else mean_s}) -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- `costs` with one more timed run of `kind` ('refresh': [rows reached, seconds]; 'rebuild':
+    [view rows or none, seconds]), keeping the newest eight of each -#}
+{% macro add_cost_sample(costs, kind, sample) %}
+  {%- set out = {'v': 1, 'refresh': (costs or {}).get('refresh', []) | list, 'rebuild': (costs or {}).get('rebuild', []) | list} -%}
+  {%- do out[kind].append(sample) -%}
+  {%- do out.update({kind: out[kind][-8:]}) -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- why the cost model chose a rebuild, for the run's log line -#}
+{% macro rebuild_reason(choice) %}
+  {%- if choice['ratio'] == 'learned' -%}
+    {{ return('a rebuild is predicted to take ' ~ (choice['predicted']['rebuild'] | round(1)) ~ ' s, a refresh '
+              ~ (choice['predicted']['refresh'] | round(1)) ~ ' s (pdelta_rebuild_ratio: learned, from the timed runs of this view)') }}
+  {%- endif -%}
+  {{ return('the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio']) }}
+{% endmacro %}
+
+{#- seconds since `started` (a datetime from modules.datetime), rounded to ms -#}
+{% macro seconds_since(started) %}
+  {{ return(((modules.datetime.datetime.now() - started).total_seconds() * 1000) | round / 1000) }}
 {% endmacro %}
 
 {#- The rebuild path with `pdelta_rebuild_feed: diff`, keeping the view's change feed exact

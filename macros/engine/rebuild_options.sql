@@ -1,13 +1,14 @@
 {#- The cost model's settings (macros/engine/cost_model.sql), each from the model's config or
     else the project var of the same name:
       pdelta_rebuild_ratio  the share of the view a batch may reach before the refresh rebuilds
-                            instead; unset or false: never rebuild
+                            instead; 'learned': rebuild when the view's own timed refreshes and
+                            rebuilds predict that a rebuild is faster; unset or false: never rebuild
       pdelta_rebuild_feed   reset (default) or diff: what a rebuild does to the view's feed
       pdelta_plan           how an incremental refresh computes its batch: diff (default; one
                             statement, complete changes: macros/engine/diff_plan.sql) or rules
                             (the paper's generalized delta rules term by term, which publish
                             partial changes: macros/engine/refresh_plan.sql)
-    rebuild_options returns {ratio: float or none, feed, plan} and refuses a bad value with the
+    rebuild_options returns {ratio: float or none, learned: bool, feed, plan} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -17,8 +18,9 @@
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
-  {{ return({'ratio': none if r is none or r is false or r == 'false' else r | float, 'feed': eff['pdelta_rebuild_feed'],
-             'plan': eff['pdelta_plan']}) }}
+  {%- set learned = r == 'learned' -%}
+  {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
+             'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -27,8 +29,8 @@
   {%- set r = cfg.get('pdelta_rebuild_ratio') -%}
   {%- set off = r is none or r is false or r == 'false' -%}
   {%- set number = (r is number and r is not boolean and r >= 0) or (r is string and modules.re.match('^[0-9]+(\\.[0-9]+)?$', r)) -%}
-  {%- if not off and not number -%}
-    {%- do out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach before the refresh rebuilds instead) or false, got " ~ r) -%}
+  {%- if not off and not number and r != 'learned' -%}
+    {%- do out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach before the refresh rebuilds instead), 'learned' (rebuild when the view's own timed refreshes and rebuilds predict a rebuild is faster) or false, got " ~ r) -%}
   {%- endif -%}
   {%- set feed = cfg.get('pdelta_rebuild_feed', 'reset') -%}
   {%- if feed not in ['reset', 'diff'] -%}

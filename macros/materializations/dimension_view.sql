@@ -12,6 +12,8 @@
     uncommitted batch and applies that same batch again with idempotent statements (MERGE, the
     history undone first, the feed rows of the batch replaced), then commits it. -#}
 {% materialization dimension_view, adapter='spark' %}
+  {#- refreshes and rebuilds are timed for the learned cost model (pdelta_rebuild_ratio: learned) -#}
+  {%- set run_started = modules.datetime.datetime.now() -%}
   {%- set view = pdelta.normalize_declaration(config.get('pdelta'), model.name) -%}
   {#- the full build runs the model's SQL and refreshes run the declaration: they must agree -#}
   {%- set declared_sql = pdelta.full_select_sql(view, pdelta.resolved_states(view)) -%}
@@ -62,7 +64,8 @@
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
-    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog) -%}
+    {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
+    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog, timing) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
@@ -93,11 +96,12 @@
       {%- if pending -%}
         {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
             view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
-        {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending) -%}
+        {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, costs=blog['costs']) -%}
         {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
           {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
+          {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
           {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
-                ['the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio'] ~ '; the change feed starts over'], blog) -%}
+                [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing) -%}
           {%- set run_state.full = true -%}
         {%- else -%}
           {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
@@ -172,14 +176,20 @@
         {%- do applied['statements'].append('append_feed') -%}
       {%- endif -%}
       {%- set rebuilt = not retry and choice['mode'] == 'rebuild' -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog) -%}
+      {#- the learned cost model's timing of this run (a retry's time says nothing about either) -#}
+      {%- set costs = none -%}
+      {%- if refresh_opts['learned'] and not retry and 'reached' in choice -%}
+        {%- set costs = pdelta.add_cost_sample(blog['costs'], 'rebuild' if rebuilt else 'refresh',
+              [choice['view_rows'] if rebuilt else choice['reached'], pdelta.seconds_since(run_started)]) -%}
+      {%- endif -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog, costs) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}
       {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
              ~ (' (' ~ refresh_opts['plan'] ~ ' plan)' if not retry and not rebuilt else '')
-             ~ (' (rebuilt and diffed: the changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio)' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
+             ~ (' (rebuilt and diffed: ' ~ pdelta.rebuild_reason(choice) ~ ')' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
   {%- endif -%}

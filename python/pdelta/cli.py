@@ -174,6 +174,8 @@ def describe_cost_choice(choice: dict) -> str:
         return "incremental refresh (pdelta_rebuild_ratio unset: the cost model is off)"
     if choice.get("reason") == "nothing pending":
         return "nothing pending"
+    if choice.get("ratio") == "learned":
+        return describe_learned_choice(choice)
     if choice.get("mode") != "rebuild":
         return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
                 f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
@@ -183,6 +185,23 @@ def describe_cost_choice(choice: dict) -> str:
     return (f"REBUILD: the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio "
             f"{choice['ratio']:g}; {then} (pdelta_rebuild_feed: {choice.get('feed')}); the dry run below is what an "
             "incremental refresh would emit")
+
+
+def describe_learned_choice(choice: dict) -> str:
+    """the learned cost model's choice (pdelta_rebuild_ratio: learned) with its predictions"""
+    samples = choice.get("samples") or {}
+    timed = f"{len(samples.get('refresh', []))} timed refresh(es), {len(samples.get('rebuild', []))} timed rebuild(s)"
+    if choice.get("reason"):
+        return f"incremental refresh ({choice['reason']}; {timed})"
+    predicted = choice["predicted"]
+    seconds = f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s, from {timed}"
+    if choice.get("mode") != "rebuild":
+        return f"incremental refresh: {seconds} (pdelta_rebuild_ratio: learned)"
+    then = ("a plain rebuild; the change feed starts over, so views that read it rebuild too"
+            if choice.get("feed") == "reset" else
+            "the difference between the SELECT and the view is staged, applied and published as complete changes")
+    return (f"REBUILD: {seconds} (pdelta_rebuild_ratio: learned); {then} (pdelta_rebuild_feed: {choice.get('feed')}); "
+            "the dry run below is what an incremental refresh would emit")
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -262,9 +281,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return rc
 
 
-def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str | None, model: str) -> dict | None:
+def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str | None, model: str,
+                         extra_args: list[str] | tuple[str, ...] = ()) -> dict | None:
     """The next refresh of `model` as the engine would run it (macros/engine/explain_refresh.sql),
-    with a dry run's six-set counts when the view is built."""
+    with a dry run's six-set counts when the view is built; `extra_args` go to dbt (e.g. --vars)."""
     from dbt.cli.main import dbtRunner
 
     from .spark import quiet_pyspark_logging
@@ -283,7 +303,7 @@ def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str |
         cmd += ["--profiles-dir", str(profiles)]
     if target:
         cmd += ["--target", target]
-    res = dbtRunner(callbacks=[listen]).invoke(cmd)
+    res = dbtRunner(callbacks=[listen]).invoke(cmd + list(extra_args))
     if not res.success or not found:
         print(f"pdelta explain: dbt run-operation failed: {res.exception}", file=sys.stderr)
         return None

@@ -73,9 +73,10 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
     number = (isinstance(r, (int, float)) and not isinstance(r, bool) and r >= 0) or (isinstance(r, str) and _NUMBER.match(r))
-    if not off and not number:
+    if not off and not number and r != "learned":
         out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach "
-                   f"before the refresh rebuilds instead) or false, got {_s(r)}")
+                   "before the refresh rebuilds instead), 'learned' (rebuild when the view's own timed refreshes and "
+                   f"rebuilds predict a rebuild is faster) or false, got {_s(r)}")
     feed = cfg.get("pdelta_rebuild_feed", "reset")
     if feed not in REBUILD_FEEDS:
         out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or "

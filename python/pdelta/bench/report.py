@@ -65,6 +65,9 @@ def ratios(results: list[dict]) -> list[dict]:
                     row[f"{c}/a"] = round(cs[c]["seconds"] / cs["a"]["seconds"], 2)
         if "b" in cs and "c_partial" in cs:
             row["b/c_partial"] = round(cs["b"]["seconds"] / cs["c_partial"]["seconds"], 2)
+        if "a" in cs and "c_partial" in cs:
+            # what the cost-based choice should have been: the faster of the rebuild and the refresh
+            row["faster"] = "rebuild" if cs["a"]["seconds"] < cs["c_partial"]["seconds"] else "incremental"
         out.append(row)
     return out
 
@@ -89,7 +92,7 @@ def markdown(results: list[dict]) -> str:
         cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
         written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
         lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | " + " | ".join(cells)
-                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {r.get('c_auto_mode', '')} | {written} | "
+                     + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | {_choice(r)} | {written} | "
                      + ("on" if next(iter(cs.values())).get("deletion_vectors") else "off") + " |")
     growth = fixed_delta(results)
     if growth:
@@ -101,6 +104,13 @@ def markdown(results: list[dict]) -> str:
             lines.append(f"| {g['workload']} | {g['changes']:,} | {g['small']:,} → {g['large']:,} | "
                          + " | ".join(str(g.get(c, "")) for c in order) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _choice(row: dict) -> str:
+    """the cost-based contender's choice, and which path was faster when both were measured"""
+    if "c_auto_mode" not in row:
+        return ""
+    return row["c_auto_mode"] + (f" (faster: {row['faster']})" if "faster" in row else "")
 
 
 def fixed_delta(results: list[dict]) -> list[dict]:
@@ -126,7 +136,7 @@ def print_ratios(results: list[dict]) -> None:
         parts = [f"{c}={r[c]:.1f}s/{r[c + '_statements']}st/{r.get(c + '_jobs')}j" for c in NAMES if c in r]
         rel = [f"{k}={v}" for k, v in r.items() if "/" in k]
         print(f"{r['workload']:6s} {r['root_rows']:>11,} {r['ratio']:>8.3%} {r['changes']:>10,} changes | "
-              + " ".join(parts) + " | " + " ".join(rel) + (f" | auto: {r['c_auto_mode']}" if "c_auto_mode" in r else ""))
+              + " ".join(parts) + " | " + " ".join(rel) + (f" | auto: {_choice(r)}" if "c_auto_mode" in r else ""))
 
 
 def plot(out: Path, results: list[dict]) -> Path | None:

@@ -264,7 +264,7 @@ def machine() -> dict:
 
 
 def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], contenders: list[str], work: Path,
-               seed: int, rebuild_ratio: float, on_batch=None, deletion_vectors: bool = True) -> list[dict]:
+               seed: int, rebuild_ratio: float | str, on_batch=None, deletion_vectors: bool = True) -> list[dict]:
     """runs the matrix; `on_batch(results)` after every checked batch (results so far), so a run
     cut short still leaves its measured batches"""
     from pdelta.spark import session_from_profile

@@ -1,0 +1,114 @@
+"""The learned cost model (`pdelta_rebuild_ratio: learned`, macros/engine/cost_model.sql) on the
+paper's example, embedded session: every build and refresh of a view is timed into its batch
+log's property `pdelta.costs`; a view learns nothing it has not timed (the first refresh after a
+first build refreshes); with timings that make a rebuild the faster, the refresh rebuilds, with
+timings that make the refresh the faster, it refreshes; `pdelta explain` predicts both; both
+views then equal the paper's figure and their recomputation (the project's data tests)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pdelta.cli import describe_cost_choice, explain_next_refresh
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = "pdelta_costs"
+VIEWS = ("paper_d", "paper_d_diff")
+# timings written by hand before the refresh: paper_d's make a rebuild (0.5 s) faster than a
+# refresh (100 s, whatever it reaches); paper_d_diff's the opposite
+FAVOUR_REBUILD = {"v": 1, "refresh": [[1, 100.0], [2, 100.0]], "rebuild": [[None, 0.5]]}
+FAVOUR_REFRESH = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory):
+    from dbt.cli.main import dbtRunner
+
+    from pdelta.spark import session_from_profile
+
+    # this module shares its pytest process with others: put the environment back afterwards
+    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
+    work = tmp_path_factory.mktemp("costs")
+    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
+    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="true", PDELTA_SCHEMA=SCHEMA)
+    spark = session_from_profile(ROOT)
+    spark.sql(f"drop database if exists {SCHEMA} cascade")
+    runner = dbtRunner()
+
+    def dbt(*args: str, stage: str):
+        vars_ = json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned"})
+        res = runner.invoke([*args, "--vars", vars_, "--project-dir", str(ROOT), "--profiles-dir", str(ROOT),
+                             "--target-path", str(work / "target"), "--quiet"])
+        assert res.success, f"dbt {' '.join(args)}: {res.exception}"
+
+    def costs(view: str) -> dict:
+        props = {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.{view}__pdelta_batches").collect()}
+        return json.loads(props["pdelta.costs"]) if "pdelta.costs" in props else {}
+
+    def last_mode(view: str) -> str:
+        return spark.sql(f"select `mode` from {SCHEMA}.{view}__pdelta_batches where `mode` <> 'full-started' "
+                         "order by `batch_id` desc limit 1").collect()[0][0]
+
+    out = {}
+    try:
+        dbt("seed", "--select", "path:seeds/examples/paper", "--full-refresh", stage="old")
+        dbt("run", "--full-refresh", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", stage="old")
+        out["after_build"] = {v: costs(v) for v in VIEWS}
+        for view, timings in zip(VIEWS, (FAVOUR_REBUILD, FAVOUR_REFRESH)):
+            spark.sql(f"alter table {SCHEMA}.{view}__pdelta_batches set tblproperties "
+                      f"('pdelta.costs' = '{json.dumps(timings)}')")
+        # the upstream models take the paper's new state; then explain, then refresh the views
+        dbt("run", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", "--exclude", *VIEWS, stage="new")
+        out["explained"] = {v: explain_next_refresh(ROOT, ROOT, "local", v, extra_args=[
+            "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
+            "--target-path", str(work / "target")]) for v in VIEWS}
+        dbt("run", "--select", *VIEWS, stage="new")
+        out["after_refresh"] = {v: costs(v) for v in VIEWS}
+        out["mode"] = {v: last_mode(v) for v in VIEWS}
+        dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return out
+
+
+def test_a_first_build_is_timed_as_a_rebuild(paper):
+    for view in VIEWS:
+        timed = paper["after_build"][view]
+        assert timed.get("refresh", []) == [], (view, timed)
+        assert len(timed["rebuild"]) == 1 and timed["rebuild"][0][1] > 0, (view, timed)
+
+
+def test_the_faster_path_is_taken_and_timed(paper):
+    # paper_d: a rebuild predicted at 0.5 s against refreshes of 100 s: rebuilt (a `full` batch)
+    assert paper["mode"]["paper_d"] == "full"
+    rebuilds = paper["after_refresh"]["paper_d"]["rebuild"]
+    assert rebuilds[:-1] == FAVOUR_REBUILD["rebuild"] and rebuilds[-1][0] == 3 and rebuilds[-1][1] > 0, rebuilds
+    assert paper["after_refresh"]["paper_d"]["refresh"] == FAVOUR_REBUILD["refresh"]
+    # paper_d_diff: a refresh predicted faster: refreshed, and the refresh timed with the rows it reached
+    assert paper["mode"]["paper_d_diff"] == "incremental"
+    refreshes = paper["after_refresh"]["paper_d_diff"]["refresh"]
+    assert refreshes[:-1] == FAVOUR_REFRESH["refresh"] and refreshes[-1][0] > 0 and refreshes[-1][1] > 0, refreshes
+
+
+def test_explain_predicts_the_choice(paper):
+    for view, mode in (("paper_d", "rebuild"), ("paper_d_diff", "refresh")):
+        choice = paper["explained"][view]["cost_choice"]
+        assert choice["mode"] == mode and choice["ratio"] == "learned", choice
+        said = describe_cost_choice(choice)
+        assert ("REBUILD" in said) == (mode == "rebuild") and "predicted rebuild" in said, said
+    assert paper["explained"]["paper_d"]["cost_choice"]["predicted"]["rebuild"] == pytest.approx(0.5)
+    assert paper["explained"]["paper_d"]["cost_choice"]["predicted"]["refresh"] == pytest.approx(100.0)
+
+
+def test_without_timings_the_view_refreshes():
+    """the choice before anything was timed, as explain describes it (a run's logic: cost_model.sql)"""
+    said = describe_cost_choice({"mode": "refresh", "ratio": "learned", "samples": {},
+                                 "reason": "learning: no refresh of this view timed yet"})
+    assert said.startswith("incremental refresh (learning: no refresh of this view timed yet; 0 timed")
