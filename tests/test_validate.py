@@ -227,6 +227,53 @@ def test_cli_json_and_exit_code(catalogue):
     assert "ok good_view: emits {ins, del, upd}" in out.getvalue()
 
 
+def test_explain_json_and_version(catalogue):
+    """`pdelta explain --format json`: one object with the declaration's analysis (static here:
+    no warehouse), an invalid model's errors; `pdelta --version` says the package's version."""
+    from pdelta import __version__
+    from pdelta.cli import main
+
+    d = catalogue[0]
+    common = ["--project-dir", str(d), "--profiles-dir", str(ROOT), "--static", "--format", "json"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["explain", "good_chained", *common])
+    assert rc == 0
+    doc = json.loads(out.getvalue())
+    assert doc["valid"] and doc["key"] and doc["order"] == list(doc["relations"]) and "next_refresh" not in doc
+    assert doc["relations"]["g"]["feed_can_hold"] == ["ins", "del", "upd"]  # what good_view emits
+    bad = sorted(CATALOGUE)[0]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["explain", bad, *common])
+    assert rc == 1 and json.loads(out.getvalue())["errors"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and out.getvalue().strip() == f"pdelta {__version__}"
+    pyproject = (ROOT / "python" / "pyproject.toml").read_text()
+    assert f'version = "{__version__}"' in pyproject
+
+
+def test_live_validation_uses_the_projects_profile(tmp_path, monkeypatch):
+    """a user project whose profile is not named `pdelta`: `validate --live` connects with the
+    profile its dbt_project.yml names (it looked up `pdelta` and failed)"""
+    from pdelta.cli import main
+    from pdelta.spark import rendered_profiles
+
+    # an embedded session of its own unless this process has one already (Derby: one process per metastore)
+    monkeypatch.setenv("PDELTA_LOCAL_DIR", os.environ.get("PDELTA_LOCAL_DIR", str(tmp_path / "spark")))
+    d = tmp_path / "shop"
+    d.mkdir()
+    (d / "dbt_project.yml").write_text("name: shop\nversion: '1.0'\nconfig-version: 2\nprofile: shop\n")
+    local = rendered_profiles(ROOT)["pdelta"]["outputs"]["local"]
+    (d / "profiles.yml").write_text(json.dumps({"shop": {"target": "dev", "outputs": {"dev": local}}}))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(["validate", "--live", "--project-dir", str(d), "--profiles-dir", str(d)])
+    assert rc == 0 and "0 dimension view(s), 0 error(s)" in out.getvalue(), out.getvalue()
+
+
 def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
     from pdelta.cli import main
 

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import algebra, contract
+from . import __version__, algebra, contract
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
 SEED_PATH = Path("seeds") / "examples" / "algebra" / "algebra_expected.csv"
@@ -61,16 +61,20 @@ def _dirs(args) -> tuple[Path, Path | None]:
     return project, profiles
 
 
+def _profile_name(args) -> str:
+    """The profile the project's dbt_project.yml names (as dbt reads it; not necessarily `pdelta`)."""
+    import yaml
+
+    return yaml.safe_load((_dirs(args)[0] / "dbt_project.yml").read_text())["profile"]
+
+
 def _target(args, profiles: Path | None) -> str:
     """The dbt target: --target, else the profile's default (rendered like dbt renders it)."""
     if args.target:
         return args.target
-    import yaml
-
     from .spark import rendered_profiles
 
-    name = yaml.safe_load((_dirs(args)[0] / "dbt_project.yml").read_text())["profile"]
-    return rendered_profiles(profiles or Path.home() / ".dbt")[name]["target"]
+    return rendered_profiles(profiles or Path.home() / ".dbt")[_profile_name(args)]["target"]
 
 
 def _load(args):
@@ -154,7 +158,7 @@ def _live(args, project, views):
     from .project import meta_relation_name
 
     _, profiles = _dirs(args)
-    ex = connect(profiles or Path.home() / ".dbt", _target(args, profiles))
+    ex = connect(profiles or Path.home() / ".dbt", _target(args, profiles), _profile_name(args))
     reports = []
     for name, view in views.items():
         inputs = {}
@@ -211,73 +215,98 @@ def cmd_explain(args: argparse.Namespace) -> int:
     project, views, errors = _load(args)
     mine = [e for e in errors if e.model == args.model]
     valid = _valid_views(views, errors)
+    as_json = getattr(args, "format", "text") == "json"
     if args.model not in valid:
+        if as_json:
+            print(json.dumps({"model": args.model, "valid": False, "errors": [e.render() for e in mine]}))
+            return 1
         _print_violations(mine)
         if not mine:
             print(f"pdelta explain: `{args.model}` is not a dimension_view of this project", file=sys.stderr)
         return 1
+    lines: list[str] = []  # the text report; --format json prints `doc` instead
+    say = lines.append
     view = views[args.model]
     a = analyze_all(valid)[args.model]
-    print(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
+    doc: dict = {"model": args.model, "valid": True, "key": list(view.key), "order": list(view.order), "relations": {},
+                 "emits": sorted(a.output, key=algebra.SIX_SETS.index), "apply_needs": a.statements(),
+                 "cheaper": list(cheaper_capture_hints(view, a))}
+    say(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
     for alias in view.order:
         r = view.relations[alias]
         join = f" joined on {', '.join(f'{r.join_to}.{p} = {alias}.{k}' for p, k in r.join_on)}" if r.join_to else " (root)"
-        print(f"  {alias}: state {r.state!r}, changes {r.changes!r}, technique {r.technique or 'pdelta_view'}{join}"
-              + (f", where {r.where}" if r.where else ""))
-        print(f"      feed can hold {_sets(a.inputs[alias])}; after its selection/projection {_sets(a.relations[alias])}")
-    print(f"  the view can emit {_sets(a.output)}")
-    print(f"  apply needs: {'; '.join(a.statements())}")
-    for h in cheaper_capture_hints(view, a):
-        print(f"  cheaper: {h}")
-    if args.static:
-        return 0
+        say(f"  {alias}: state {r.state!r}, changes {r.changes!r}, technique {r.technique or 'pdelta_view'}{join}"
+            + (f", where {r.where}" if r.where else ""))
+        say(f"      feed can hold {_sets(a.inputs[alias])}; after its selection/projection {_sets(a.relations[alias])}")
+        doc["relations"][alias] = {"state": r.state, "changes": r.changes, "technique": r.technique or "pdelta_view",
+                                   "join_to": r.join_to, "join_on": [list(p) for p in r.join_on], "where": r.where,
+                                   "feed_can_hold": sorted(a.inputs[alias], key=algebra.SIX_SETS.index),
+                                   "after_selection_projection": sorted(a.relations[alias], key=algebra.SIX_SETS.index)}
+    say(f"  the view can emit {_sets(a.output)}")
+    say(f"  apply needs: {'; '.join(a.statements())}")
+    for h in doc["cheaper"]:
+        say(f"  cheaper: {h}")
+    rc = _explain_next(args, a, say, doc) if not args.static else 0
+    if as_json:
+        print(json.dumps(doc, default=str))
+    else:
+        print("\n".join(lines))
+    return rc
+
+
+def _explain_next(args: argparse.Namespace, a, say, doc: dict) -> int:
+    """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
     info = explain_next_refresh(*_dirs(args), args.target, args.model)
     if info is None:
         return 1
-    print(f"\nnext refresh of {info['relation']}" + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
+    doc["next_refresh"] = info
+    say(f"\nnext refresh of {info['relation']}" + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
     for alias, rng in info["inputs"].items():
         lo = "start" if rng["lo"] is None else rng["lo"]
-        print(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
-              + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
+        say(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
+            + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
     rc = 0
     for stop in info.get("stops") or []:
         # rows that break the feed contract (macros/engine/feed_checks.sql): nothing is written
-        print(f"  the next refresh will STOP, writing nothing: {stop}")
+        say(f"  the next refresh will STOP, writing nothing: {stop}")
         rc = 1
     for bad in info.get("quarantine") or []:
-        print(f"  the next refresh will QUARANTINE (pdelta_bad_rows: quarantine): {bad}")
+        say(f"  the next refresh will QUARANTINE (pdelta_bad_rows: quarantine): {bad}")
+    failed = []
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
-        print(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
-              + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
+        say(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
+            + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
         if not observed <= a.output:
             rc = 1  # the static analysis missed a set: a bug to report
         choice = info.get("cost_choice") or {}
         mode = "rebuild" if choice.get("mode") == "rebuild" else "incremental"
-        print("  cost model: " + describe_cost_choice(choice))
+        doc["cost_model"] = describe_cost_choice(choice)
+        say("  cost model: " + doc["cost_model"])
         if args.expect_mode is not None and args.expect_mode != mode:
-            print(f"pdelta explain: expected the next refresh to be {args.expect_mode}, the cost model chooses {mode}")
-            rc = 1
+            failed.append(f"pdelta explain: expected the next refresh to be {args.expect_mode}, the cost model chooses {mode}")
         if args.expect_emits is not None:
             want = {t for t in args.expect_emits.split(",") if t}
             if observed != want:
-                print(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run emits {_sets(observed)}")
-                rc = 1
+                failed.append(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run emits {_sets(observed)}")
     elif args.expect_emits is not None or args.expect_mode is not None:
-        print("pdelta explain: --expect-emits and --expect-mode need a built view")
-        rc = 1
-    print(f"\n{info['plan']} plan (pdelta_plan), its terms:")
+        failed.append("pdelta explain: --expect-emits and --expect-mode need a built view")
+    for f in failed:
+        say(f)
+    doc["expectations_failed"] = failed
+    rc = 1 if failed else rc
+    say(f"\n{info['plan']} plan (pdelta_plan), its terms:")
     for t in info["terms"]:
         reads = f" <- {', '.join(t['reads'])}" if t["reads"] else ""
-        print(f"  {t['name']:<34} {t['kept_as']:<14} {t['rule']}{reads}")
+        say(f"  {t['name']:<34} {t['kept_as']:<14} {t['rule']}{reads}")
     if args.sql:
-        print("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table terms first)")
-        print(info["changes_sql"])
-        print(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
-        print(info["apply_sql"])
+        say("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table terms first)")
+        say(info["changes_sql"])
+        say(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
+        say(info["apply_sql"])
     else:
-        print("\n(--sql prints the SQL)")
+        say("\n(--sql prints the SQL)")
     return rc
 
 
@@ -355,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "run":
         return cmd_run(argv[1:])
     parser = argparse.ArgumentParser(prog="pdelta", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"pdelta {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql and the algebra seed from the Python delta model")
     gen.add_argument("--check", action="store_true", help="only check that the file is up to date")
@@ -374,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--expect-mode", choices=["incremental", "rebuild"],
                       help="exit 1 unless the cost model chooses this for the next refresh (pdelta_rebuild_ratio)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
+    exp_.add_argument("--format", choices=["text", "json"], default="text",
+                      help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")
     exp_.set_defaults(func=cmd_explain)
     sub.add_parser("run", help="validate, then run dbt with the given arguments (pdelta run build --target local)")
     args = parser.parse_args(argv)

@@ -135,10 +135,10 @@ class SessionExecutor:
         pass
 
 
-def connect(profiles_dir: Path, target: str) -> Executor:
-    """An executor for a profile target: `method: thrift` -> PyHive, `method: session` -> the
+def connect(profiles_dir: Path, target: str, profile: str = "pdelta") -> Executor:
+    """An executor for a target of `profile`: `method: thrift` -> PyHive, `method: session` -> the
     embedded SparkSession configured by the profile."""
-    out = profile_target(Path(profiles_dir), target=target)
+    out = profile_target(Path(profiles_dir), profile=profile, target=target)
     method = str(out.get("method", "")).lower()
     if method == "thrift":
         from pyhive import hive
@@ -147,7 +147,7 @@ def connect(profiles_dir: Path, target: str) -> Executor:
         return ThriftExecutor(hive.connect(host=str(out.get("host") or "127.0.0.1"), port=int(port),
                                            username=out.get("user") or None))
     if method == "session":
-        return SessionExecutor(session_from_profile(Path(profiles_dir), target=target))
+        return SessionExecutor(session_from_profile(Path(profiles_dir), target=target, profile=profile))
     raise ValueError(f"profile target {target!r} uses method {method or None!r}: live validation runs over "
                      "`method: thrift` (a Spark Thrift Server) or `method: session` (embedded Spark) only")
 

@@ -27,7 +27,14 @@ def rendered_profiles(profiles_dir: Path) -> dict:
 
 
 def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "local") -> dict:
-    return rendered_profiles(profiles_dir)[profile]["outputs"][target]
+    profiles = rendered_profiles(profiles_dir)
+    if profile not in profiles:
+        raise ValueError(f"profile {profile!r} is not in {profiles_dir / 'profiles.yml'} "
+                         f"(it has {', '.join(sorted(k for k in profiles if k != 'config')) or 'none'})")
+    outputs = profiles[profile].get("outputs") or {}
+    if target not in outputs:
+        raise ValueError(f"profile {profile!r} has no target {target!r} (it has {', '.join(sorted(outputs)) or 'none'})")
+    return outputs[target]
 
 
 def quiet_pyspark_logging() -> None:
@@ -38,11 +45,11 @@ def quiet_pyspark_logging() -> None:
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
 
 
-def session_from_profile(profiles_dir: Path, target: str = "local"):
+def session_from_profile(profiles_dir: Path, target: str = "local", profile: str = "pdelta"):
     from pyspark.sql import SparkSession
 
     quiet_pyspark_logging()
-    out = profile_target(profiles_dir, target=target)
+    out = profile_target(profiles_dir, profile=profile, target=target)
     builder = SparkSession.builder.enableHiveSupport()
     for key, value in (out.get("server_side_parameters") or {}).items():
         builder = builder.config(key, str(value))
