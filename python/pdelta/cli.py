@@ -123,8 +123,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             "errors": [e.as_dict() for e in errors if e.is_error],
             "warnings": [e.as_dict() for e in errors if not e.is_error],
             "views": {name: {"valid": name in valid,
-                             **({"inputs": {a: sorted(s, key=algebra.SIX_SETS.index) for a, s in analyses[name].inputs.items()},
-                                 "emits": sorted(analyses[name].output, key=algebra.SIX_SETS.index),
+                             **({"inputs": {a: _ordered(s) for a, s in analyses[name].inputs.items()},
+                                 "emits": _ordered(analyses[name].output),
                                  "apply": analyses[name].statements()} if name in analyses else {})}
                       for name in selected},
             "live": [{"view": r.view, "stats": r.stats} for r in live_reports],
@@ -149,8 +149,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if n_err else 0
 
 
+def _ordered(sets) -> list[str]:
+    """the six sets in the delta model's order"""
+    return sorted(sets, key=algebra.SIX_SETS.index)
+
+
 def _sets(s) -> str:
-    return "{" + ", ".join(sorted(s, key=algebra.SIX_SETS.index)) + "}"
+    return "{" + ", ".join(_ordered(s)) + "}"
 
 
 def _live(args, project, views):
@@ -179,33 +184,26 @@ def describe_cost_choice(choice: dict) -> str:
     if choice.get("reason") == "nothing pending":
         return "nothing pending"
     if choice.get("ratio") == "learned":
-        return describe_learned_choice(choice)
-    if choice.get("mode") != "rebuild":
-        return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
-                f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
+        # pdelta_rebuild_ratio: learned — the predictions from the view's timed runs
+        samples = choice.get("samples") or {}
+        timed = f"{len(samples.get('refresh', []))} timed refresh(es), {len(samples.get('rebuild', []))} timed rebuild(s)"
+        if choice.get("reason"):
+            return f"incremental refresh ({choice['reason']}; {timed})"
+        predicted = choice["predicted"]
+        why = (f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s, from {timed} "
+               "(pdelta_rebuild_ratio: learned)")
+        if choice.get("mode") != "rebuild":
+            return f"incremental refresh: {why}"
+    else:
+        if choice.get("mode") != "rebuild":
+            return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
+                    f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
+        why = f"the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio {choice['ratio']:g}"
     then = ("a plain rebuild; the change feed starts over, so views that read it rebuild too"
             if choice.get("feed") == "reset" else
             "the difference between the SELECT and the view is staged, applied and published as complete changes")
-    return (f"REBUILD: the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio "
-            f"{choice['ratio']:g}; {then} (pdelta_rebuild_feed: {choice.get('feed')}); the dry run below is what an "
+    return (f"REBUILD: {why}; {then} (pdelta_rebuild_feed: {choice.get('feed')}); the dry run below is what an "
             "incremental refresh would emit")
-
-
-def describe_learned_choice(choice: dict) -> str:
-    """the learned cost model's choice (pdelta_rebuild_ratio: learned) with its predictions"""
-    samples = choice.get("samples") or {}
-    timed = f"{len(samples.get('refresh', []))} timed refresh(es), {len(samples.get('rebuild', []))} timed rebuild(s)"
-    if choice.get("reason"):
-        return f"incremental refresh ({choice['reason']}; {timed})"
-    predicted = choice["predicted"]
-    seconds = f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s, from {timed}"
-    if choice.get("mode") != "rebuild":
-        return f"incremental refresh: {seconds} (pdelta_rebuild_ratio: learned)"
-    then = ("a plain rebuild; the change feed starts over, so views that read it rebuild too"
-            if choice.get("feed") == "reset" else
-            "the difference between the SELECT and the view is staged, applied and published as complete changes")
-    return (f"REBUILD: {seconds} (pdelta_rebuild_ratio: learned); {then} (pdelta_rebuild_feed: {choice.get('feed')}); "
-            "the dry run below is what an incremental refresh would emit")
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -229,7 +227,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     view = views[args.model]
     a = analyze_all(valid)[args.model]
     doc: dict = {"model": args.model, "valid": True, "key": list(view.key), "order": list(view.order), "relations": {},
-                 "emits": sorted(a.output, key=algebra.SIX_SETS.index), "apply_needs": a.statements(),
+                 "emits": _ordered(a.output), "apply_needs": a.statements(),
                  "cheaper": list(cheaper_capture_hints(view, a))}
     say(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
     for alias in view.order:
@@ -240,8 +238,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         say(f"      feed can hold {_sets(a.inputs[alias])}; after its selection/projection {_sets(a.relations[alias])}")
         doc["relations"][alias] = {"state": r.state, "changes": r.changes, "technique": r.technique or "pdelta_view",
                                    "join_to": r.join_to, "join_on": [list(p) for p in r.join_on], "where": r.where,
-                                   "feed_can_hold": sorted(a.inputs[alias], key=algebra.SIX_SETS.index),
-                                   "after_selection_projection": sorted(a.relations[alias], key=algebra.SIX_SETS.index)}
+                                   "feed_can_hold": _ordered(a.inputs[alias]),
+                                   "after_selection_projection": _ordered(a.relations[alias])}
     say(f"  the view can emit {_sets(a.output)}")
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:

@@ -7,15 +7,11 @@ import sys
 from pathlib import Path
 
 from . import report
-from .project import CONTENDERS
+from .project import CONTENDERS, rebuild_ratio_config
 from .run import ROOT, log, run_matrix
 
 DEFAULT_MATRIX = ["1000000:0.0001,0.001,0.01,0.1,0.5"]
 
-
-
-def _ratio(text: str) -> float | str:
-    return text if text == "learned" else float(text)
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m pdelta.bench", description=__doc__)
@@ -27,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")),
                    help="Spark warehouse, metastore and the generated dbt project")
     p.add_argument("--seed", type=int, default=20261126)
-    p.add_argument("--rebuild-ratio", type=_ratio, default=0.2,
+    p.add_argument("--rebuild-ratio", type=rebuild_ratio_config, default=0.2,
                    help="pdelta_rebuild_ratio of the cost-based contender c_auto: a number, or 'learned' (the "
                         "view's own timed refreshes and rebuilds decide)")
     p.add_argument("--deletion-vectors", action=argparse.BooleanOptionalAction, default=True,

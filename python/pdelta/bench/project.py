@@ -93,8 +93,8 @@ def full_select(w: Workload) -> str:
     return f"select {cols} from {frm}"
 
 
-def _ratio_config(rebuild_ratio: float | str) -> float | str:
-    """pdelta_rebuild_ratio as the model config gets it: a float, or 'learned'"""
+def rebuild_ratio_config(rebuild_ratio: float | str) -> float | str:
+    """pdelta_rebuild_ratio as the model config gets it, from the command line or a caller: a float, or 'learned'"""
     return rebuild_ratio if rebuild_ratio == "learned" else float(rebuild_ratio)
 
 
@@ -138,7 +138,7 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
             view_model(declaration(w, "__partial"),
-                       f"materialized='dimension_view', {tag}, pdelta_rebuild_ratio={_ratio_config(rebuild_ratio)!r}"))
+                       f"materialized='dimension_view', {tag}, pdelta_rebuild_ratio={rebuild_ratio_config(rebuild_ratio)!r}"))
         for r in w.rels:
             m = {"changes": ["bench", w.table(r, "__partial")], "key": [r.key], "snapshot": ["bench", w.table(r)]}
             (models / f"{w.table(r)}_mirror.sql").write_text(
