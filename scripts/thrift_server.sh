@@ -36,6 +36,7 @@ start() {
     --conf spark.sql.session.timeZone=UTC \
     --conf spark.sql.adaptive.enabled="${PDELTA_SPARK_ADAPTIVE:-true}" \
     --conf spark.sql.codegen.wholeStage="${PDELTA_SPARK_CODEGEN:-true}" \
+    --conf spark.sql.codegen.factoryMode="$([ "${PDELTA_SPARK_CODEGEN:-true}" = false ] && echo NO_CODEGEN || echo FALLBACK)" \
     --conf spark.ui.enabled=false \
     --conf spark.databricks.delta.snapshotPartitions="${PDELTA_SNAPSHOT_PARTITIONS:-2}" \
     --hiveconf hive.server2.thrift.bind.host=127.0.0.1 \

@@ -68,6 +68,12 @@ def paper(tmp_path_factory):
         dbt("run", "--select", *VIEWS, stage="new")
         out["after_refresh"] = {v: costs(v) for v in VIEWS}
         out["mode"] = {v: last_mode(v) for v in VIEWS}
+        props = {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.paper_d_diff__pdelta_batches").collect()}
+        out["key_hint"] = json.loads(props["pdelta.key"]) if "pdelta.key" in props else None
+        out["refresh_row"] = spark.sql(
+            f"select `statements`, (select max(`batch_id`) from {SCHEMA}.paper_d_diff__pdelta_batches "
+            f"where `mode` = 'full') from {SCHEMA}.paper_d_diff__pdelta_batches "
+            "where `mode` = 'incremental' order by `batch_id` desc limit 1").collect()[0]
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
     finally:
         for k, v in saved.items():
@@ -112,3 +118,13 @@ def test_without_timings_the_view_refreshes():
     said = describe_cost_choice({"mode": "refresh", "ratio": "learned", "samples": {},
                                  "reason": "learning: no refresh of this view timed yet"})
     assert said.startswith("incremental refresh (learning: no refresh of this view timed yet; 0 timed")
+
+
+def test_the_first_refresh_after_a_build_learns_the_key_type(paper):
+    """The key's type is not known after a full build: the first refresh counts its batch with its
+    own query (then sets the key range), and keeps the type in the log's property `pdelta.key`
+    for the full build it holds for, so that later refreshes scan the stage once
+    (declare_batch_summary: tests/test_apply.py::test_strategy_per_batch)."""
+    statements, last_full = paper["refresh_row"]
+    assert json.loads(statements)[:2] == ["declare_key_range", "set_key_range"], statements
+    assert paper["key_hint"] == {"v": 1, "type": "int", "since_full": last_full}, paper["key_hint"]

@@ -3,14 +3,18 @@
     {strategy, statements: [names run], rows_written: {affected, inserted, updated, deleted}
     as Delta reports them}.
     `apply_statements` renders the same statements without running them (pdelta explain). -#}
-{% macro apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string') %}
-  {{ return(adapter.dispatch('apply_statements', 'pdelta')(strategy, target, source, key, attrs, opts, name, key_type)) }}
+{% macro apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none) %}
+  {{ return(adapter.dispatch('apply_statements', 'pdelta')(strategy, target, source, key, attrs, opts, name, key_type, range_var)) }}
 {% endmacro %}
 
-{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string') %}
+{#- range_var: the key-range variable staged_summary already set from `source`
+    (batch_summary_statements); without one, the range is set here by its own two statements -#}
+{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none) %}
   {%- set out = [] -%}
   {%- set var = none -%}
-  {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
+  {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] and range_var -%}
+    {%- set var = range_var -%}
+  {%- elif strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
     {%- set r = pdelta.key_range_statements(source, key, name or target.identifier, key_type) -%}
     {%- do out.extend(r['statements']) -%}
     {%- set var = r['var'] -%}
@@ -31,11 +35,11 @@
   {{ return(out) }}
 {% endmacro %}
 
-{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string') %}
+{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none) %}
   {%- set strategy = pdelta.choose_apply_strategy(counts, opts, retry) -%}
   {%- set ran = [] -%}
   {%- set written = {} -%}
-  {%- for st in pdelta.apply_statements(strategy, target, source, key, attrs, opts, name, key_type) -%}
+  {%- for st in pdelta.apply_statements(strategy, target, source, key, attrs, opts, name, key_type, range_var) -%}
     {%- if 'query' in st -%}
       {#- dynamic overwrite leaves a bucket with no surviving row as it was: drop it -#}
       {%- for row in run_query(st['query']).rows -%}

@@ -16,3 +16,27 @@
   {%- if not var -%}{{ return('') }}{%- endif -%}
   {{ return(' and ' ~ alias ~ '.' ~ adapter.quote(key[0]) ~ ' between ' ~ var ~ '.lo and ' ~ var ~ '.hi') }}
 {% endmacro %}
+
+{#- The batch's summary and its key range from one scan of the staged changes: a session variable
+    `pdelta_range__<name>` of type struct<lo, hi (the first key column's type `key_type`), keys
+    (distinct keys), rows, and one count per six-set type `n_<set>`>. The apply's conditions read
+    lo/hi from it (key_range_condition) and staged_summary reads the counts back from it, so the
+    stage is scanned once instead of twice. Returns {statements: [declare, set], var, read}. -#}
+{% macro batch_summary_statements(source, key, name, key_type) %}
+  {%- set var = 'pdelta_range__' ~ modules.re.sub('\\W', '_', name) -%}
+  {%- set q = adapter.quote -%}
+  {%- set sets = pdelta.delta_model()['six_sets'] -%}
+  {%- set fields = ['lo: ' ~ key_type, 'hi: ' ~ key_type, 'keys: bigint', 'rows: bigint'] -%}
+  {%- set values = ["'lo', min(" ~ q(key[0]) ~ ")", "'hi', max(" ~ q(key[0]) ~ ")",
+                    "'keys', count(distinct struct(" ~ pdelta._cols(key) ~ "))", "'rows', count(*)"] -%}
+  {%- set read = [var ~ '.keys', var ~ '.rows'] -%}
+  {%- for t in sets -%}
+    {%- do fields.append('n_' ~ t ~ ': bigint') -%}
+    {%- do values.append("'n_" ~ t ~ "', count_if(`_pdelta_type` = '" ~ t ~ "')") -%}
+    {%- do read.append(var ~ '.n_' ~ t) -%}
+  {%- endfor -%}
+  {%- set declare = 'declare or replace variable ' ~ var ~ ' struct<' ~ fields | join(', ') ~ '>' -%}
+  {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from ' ~ source ~ ')' -%}
+  {{ return({'var': var, 'read': 'select ' ~ read | join(', '), 'statements': [
+      {'name': 'declare_batch_summary', 'sql': declare}, {'name': 'set_batch_summary', 'sql': assign}]}) }}
+{% endmacro %}

@@ -38,9 +38,15 @@
     {%- if staged is none or staged['batch_id'] <= kept['last'] -%}{%- set state = kept -%}{%- endif -%}
   {%- endif -%}
   {%- set state = pdelta._scanned_log_state(batches) if state is none else state -%}
-  {#- the timed refreshes and rebuilds of the learned cost model: a hint kept beside the state,
-      not part of it (the rows do not define it; losing it only restarts the learning) -#}
-  {%- do state.update({'costs': props['costs']}) -%}
+  {#- the timed refreshes and rebuilds of the learned cost model, and the type of the view's first
+      key column: hints kept beside the state, not part of it (the rows do not define them; losing
+      one only restarts the learning, or costs one more scan of the next batch, staged_summary).
+      The key's type holds until the next full build, and only a plain type is taken (it is
+      written into a variable's declaration) -#}
+  {%- set key_hint = props['key'] or {} -%}
+  {%- set key_type = key_hint.get('type') if key_hint.get('since_full') == state['last_full'] else none -%}
+  {%- set plain = key_type is string and modules.re.fullmatch('[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?', key_type) -%}
+  {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none}) -%}
   {{ return(state) }}
 {% endmacro %}
 
@@ -49,10 +55,11 @@
   {{ return(pdelta._log_properties(batches)['state']) }}
 {% endmacro %}
 
-{#- the log's table properties `pdelta.state` (or none) and `pdelta.costs` (or {}), in one read -#}
+{#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}) and `pdelta.key`
+    (or none), in one read -#}
 {% macro _log_properties(batches) %}
-  {%- set out = {'state': none, 'costs': {}} -%}
-  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs'] -%}
+  {%- set out = {'state': none, 'costs': {}, 'key': none} -%}
+  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs', 'pdelta.key'] -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
   {%- endfor -%}
@@ -152,9 +159,11 @@
     (batch_log_state, or what an earlier record_batch of this run returned; 'empty' for a log
     created by this run); without it, or when it is older than the batch before this one, the
     new state is read from the rows. `costs`: when given, the learned cost model's timings
-    (add_cost_sample), kept in property `pdelta.costs` by the same statement. Returns the new
-    state. -#}
-{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none) %}
+    (add_cost_sample), kept in property `pdelta.costs` by the same statement; `key_type`: the
+    type of the view's first key column, kept in `pdelta.key` with the full build it holds for.
+    Returns the new state. -#}
+{% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none,
+                      key_type=none) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
                                `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
@@ -171,7 +180,8 @@
         else pdelta._scanned_log_state(batches) -%}
   {%- call statement('record_batch_state') -%}
     alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }}
-      {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %})
+      {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %}
+      {%- if key_type %}, 'pdelta.key' = {{ pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']})) }}{% endif %})
   {%- endcall -%}
   {{ return(state) }}
 {% endmacro %}

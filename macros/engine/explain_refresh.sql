@@ -87,7 +87,16 @@
   {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
   {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}
   {%- set stmts = [] -%}
-  {%- for st in pdelta.apply_statements(strategy, this_rel, pdelta.meta_relation(this_rel, 'stage'), view['key'], attrs_out, opts, model_name) -%}
+  {%- set stage_rel = pdelta.meta_relation(this_rel, 'stage') -%}
+  {%- set key_type = blog['key_type'] if built else none -%}
+  {%- set range_var = none -%}
+  {%- if key_type -%}
+    {#- the summary's scan that also sets the key range (staged_summary) -#}
+    {%- set summary = pdelta.batch_summary_statements(stage_rel, view['key'], model_name, key_type) -%}
+    {%- for st in summary['statements'] -%}{%- do stmts.append(st['sql']) -%}{%- endfor -%}
+    {%- set range_var = summary['var'] -%}
+  {%- endif -%}
+  {%- for st in pdelta.apply_statements(strategy, this_rel, stage_rel, view['key'], attrs_out, opts, model_name, 'string', range_var) -%}
     {%- do stmts.append((st.get('sql') or ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
   {%- endfor -%}
   {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}

@@ -33,10 +33,34 @@
 
 {#- change_counts and, with `key`, the type of the first key column (what the apply's key-range
     variable is declared with), in one query: {counts, key_type (none without key or rows),
-    keys: distinct keys}; with `check`, a batch with more changes than keys stops the run -#}
-{% macro staged_summary(stage, key=none, check=true) %}
+    keys: distinct keys, range_var: none, statements: []}; with `check`, a batch with more changes
+    than keys stops the run. Given `name` and the key's type `key_type`, the summary and the key
+    range come from one scan into the variable the apply reads (batch_summary_statements):
+    range_var names it, statements names the two statements (for the batch log). -#}
+{% macro staged_summary(stage, key=none, check=true, name=none, key_type=none) %}
   {%- set counts = {} -%}
   {%- set types = [] -%}
+  {%- if key and name and key_type -%}
+    {%- set summary = pdelta.batch_summary_statements(stage, key, name, key_type) -%}
+    {%- for st in summary['statements'] -%}
+      {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+    {%- endfor -%}
+    {%- set row = run_query(summary['read']).rows[0] -%}
+    {#- the read-back row: keys, rows, then one count per six-set type in delta_model() order -#}
+    {%- for t in pdelta.delta_model()['six_sets'] -%}
+      {%- if row[loop.index + 1] -%}{%- do counts.update({t: row[loop.index + 1] | int}) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- if (counts.values() | sum) != row[1] | int -%}
+      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (counts.values() | sum)
+            ~ " have a change type of the six sets; nothing was applied") }}
+    {%- endif -%}
+    {%- if check and row[0] | int != row[1] | int -%}
+      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " changes for " ~ row[0]
+            ~ " keys: a batch must hold one change per key; nothing was applied") }}
+    {%- endif -%}
+    {{ return({'counts': counts, 'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
+               'statements': ['declare_batch_summary', 'set_batch_summary']}) }}
+  {%- endif -%}
   {%- set key_type = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
   {%- set sql -%}
     select `_pdelta_type`, count(*), {{ key_type }} from {{ stage }} group by 1
@@ -50,5 +74,6 @@
   {%- if check and key and keys != counts.values() | sum -%}
     {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
   {%- endif -%}
-  {{ return({'counts': counts, 'key_type': types[0] if types else none, 'keys': keys}) }}
+  {{ return({'counts': counts, 'key_type': types[0] if types else none, 'keys': keys, 'range_var': none,
+             'statements': []}) }}
 {% endmacro %}

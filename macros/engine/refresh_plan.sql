@@ -174,11 +174,21 @@
 {% endmacro %}
 
 {#- drops the plan's scratch tables; with check_first, only those that exist (a crashed run's
-    leftovers), found with one listing instead of one DROP per term -#}
-{% macro drop_plan(plan, schema, check_first=false) %}
+    leftovers): from dbt's relation cache when `cached` (a `dbt run` lists the model's schema once
+    at its start, so this costs no statement), else found with one listing (run-operation has no
+    cache) -#}
+{% macro drop_plan(plan, schema, check_first=false, cached=false) %}
   {%- set names = [] -%}
   {%- for term in plan if term['kept'] == 'table' -%}{%- do names.append(term['name'] | lower) -%}{%- endfor -%}
-  {%- if check_first and names -%}
+  {%- if check_first and names and cached -%}
+    {%- set found = [] -%}
+    {%- for name in names -%}
+      {%- if adapter.get_relation(database=none, schema=schema, identifier=name) is not none -%}
+        {%- do found.append(name) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- set names = found -%}
+  {%- elif check_first and names -%}
     {%- set found = [] -%}
     {%- set listed = run_query('show tables in ' ~ schema ~ " like '" ~ names[0].split('__pdelta_')[0] ~ "__pdelta_*'") -%}
     {%- for row in listed.rows -%}{%- do found.append(row['tableName'] | lower) -%}{%- endfor -%}

@@ -116,7 +116,7 @@
             {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
             {%- set plan = pdelta.refresh_plan(view, inputs, prefix, this.schema) -%}
-            {%- do pdelta.drop_plan(plan, this.schema, check_first=true) -%}
+            {%- do pdelta.drop_plan(plan, this.schema, check_first=true, cached=true) -%}
             {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
           {%- endif -%}
           {%- call statement('stage') -%}
@@ -134,7 +134,8 @@
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
       {#- the counts per set, and the type of the view's first key column for the key-range variable -#}
-      {%- set summary = pdelta.staged_summary(stage, key, check=false) -%}
+      {#- one scan of the stage when the key's type is known from an earlier refresh -#}
+      {%- set summary = pdelta.staged_summary(stage, key, check=false, name=model.name, key_type=blog['key_type']) -%}
       {%- if summary['keys'] != summary['counts'].values() | sum -%}
         {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
             The stage goes, so that the run after the fix computes the batch afresh -#}
@@ -146,7 +147,8 @@
       {%- set counts = summary['counts'] -%}
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or (not retry and choice['mode'] == 'rebuild')}) -%}
-      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string') -%}
+      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string', summary['range_var']) -%}
+      {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}
           {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
@@ -182,7 +184,8 @@
         {%- set costs = pdelta.add_cost_sample(blog['costs'], 'rebuild' if rebuilt else 'refresh',
               [choice['view_rows'] if rebuilt else choice['reached'], pdelta.seconds_since(run_started)]) -%}
       {%- endif -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog, costs) -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog, costs,
+            summary['key_type']) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}

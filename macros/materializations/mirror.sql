@@ -90,8 +90,10 @@
         {%- endcall -%}
         {%- do adapter.cache_added(stage) -%}
       {%- endif -%}
-      {%- set counts = pdelta.change_counts(stage, m['key']) -%}
-      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0]) -%}
+      {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name, key_type=(key_type + [none])[0]) -%}
+      {%- set counts = summary['counts'] -%}
+      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0], summary['range_var']) -%}
+      {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog) -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
