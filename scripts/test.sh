@@ -13,12 +13,11 @@
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
 #     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py)
 # Four streams run side by side, each with its own Spark JVM (the Thrift Server's, and one
-# embedded session per pytest process; the local lane and the other modules share one): the
-# Thrift tests, the randomized suite, the capture module (one fixture that runs every raw format
-# twice) and, in the foreground, the local lane, the other modules and the bench smoke run. The
-# split keeps the longest stream near the others (make test is CPU-bound on small machines: a
-# stream that ends early leaves a core idle). The logs of the background ones are printed when
-# they end.
+# embedded session per pytest process): the Thrift tests; the randomized suite, then the bench
+# smoke run; the capture module (one fixture that runs every raw format twice) and the feed
+# contract's bad-row catalogue; in the foreground, the local lane, then the other modules. make
+# test is CPU-bound on small machines, so the split keeps the streams about equally long (one
+# that ends early leaves a core idle). The logs of the background ones are printed when they end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -77,14 +76,14 @@ python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_ca
   > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
 
-echo "== [3/3] pytest: randomized equivalence (in the background; log: .pdelta/tests/randomized.log)"
-python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider --durations=3 -s \
+echo "== [3/3] pytest: randomized equivalence, then the benchmark harness's smoke run (in the background; log: .pdelta/tests/randomized.log)"
+python -m pytest tests/test_randomized_equivalence.py tests/test_bench_smoke.py -q -p no:cacheprovider --durations=3 -s \
   > .pdelta/tests/randomized.log 2>&1 &
 random_pid=$!
 
-echo "== [3/3] pytest: capture of every raw format (in the background; log: .pdelta/tests/capture.log)"
-PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py -q -p no:cacheprovider \
-  --durations=3 > .pdelta/tests/capture.log 2>&1 &
+echo "== [3/3] pytest: capture of every raw format, the feed contract (in the background; log: .pdelta/tests/capture.log)"
+PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py tests/test_feed_contract.py \
+  -q -p no:cacheprovider --durations=3 > .pdelta/tests/capture.log 2>&1 &
 capture_pid=$!
 
 echo "== [2/3] dbt build on target 'local'"
@@ -92,19 +91,18 @@ set +e
 dbt_lane local "$PDELTA_HOME/.pdelta/tests/local"
 local_rc=$?
 
-echo "== [3/3] pytest: the other modules, then the benchmark harness's smoke run"
+echo "== [3/3] pytest: the other modules"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
   --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
-  --ignore tests/test_capture_thrift.py --ignore tests/test_capture.py --ignore tests/test_bench_smoke.py
+  --ignore tests/test_capture_thrift.py --ignore tests/test_capture.py --ignore tests/test_feed_contract.py \
+  --ignore tests/test_bench_smoke.py
 rc=$?
-python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider --durations=3 -s
-bench_rc=$?
-echo "== pytest: capture of every raw format (output of the background run)"
+echo "== pytest: capture of every raw format, the feed contract (output of the background run)"
 wait "$capture_pid"
 capture_rc=$?
 capture_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/capture.log | grep -v '^\s*$' || true
-echo "== pytest: randomized equivalence (output of the background run)"
+echo "== pytest: randomized equivalence and the benchmark smoke run (output of the background run)"
 wait "$random_pid"
 random_rc=$?
 random_pid=
@@ -116,7 +114,6 @@ thrift_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
-echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); capture: $(verdict $capture_rc);" \
-     "thrift pytest: $(verdict $thrift_rc); randomized: $(verdict $random_rc); bench smoke: $(verdict $bench_rc);" \
-     "$((SECONDS - started))s"
-[ $local_rc = 0 ] && [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ] && [ $bench_rc = 0 ]
+echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \
+     "thrift pytest: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc); $((SECONDS - started))s"
+[ $local_rc = 0 ] && [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ]

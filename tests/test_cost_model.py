@@ -120,11 +120,11 @@ def test_without_timings_the_view_refreshes():
     assert said.startswith("incremental refresh (learning: no refresh of this view timed yet; 0 timed")
 
 
-def test_the_first_refresh_after_a_build_learns_the_key_type(paper):
-    """The key's type is not known after a full build: the first refresh counts its batch with its
-    own query (then sets the key range), and keeps the type in the log's property `pdelta.key`
-    for the full build it holds for, so that later refreshes scan the stage once
-    (declare_batch_summary: tests/test_apply.py::test_strategy_per_batch)."""
+def test_a_build_keeps_the_key_type_so_the_refresh_scans_its_batch_once(paper):
+    """A full build keeps the type of the view's first key column in the log's property
+    `pdelta.key`, for the build it holds for; the refresh then takes its counts and its key range
+    from one scan of the staged batch (declare_batch_summary) instead of a counting query with
+    `typeof` followed by the key range's own scan (declare_key_range)."""
     statements, last_full = paper["refresh_row"]
-    assert json.loads(statements)[:2] == ["declare_key_range", "set_key_range"], statements
+    assert json.loads(statements)[:2] == ["declare_batch_summary", "set_batch_summary"], statements
     assert paper["key_hint"] == {"v": 1, "type": "int", "since_full": last_full}, paper["key_hint"]

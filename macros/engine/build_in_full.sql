@@ -22,6 +22,10 @@
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
   {%- endfor -%}
+  {#- the type of the first key column, kept in the log (record_batch `key_type`) so that every
+      refresh of this build scans its staged batch once (staged_summary): one metadata read -#}
+  {%- set key_types = [] -%}
+  {%- for c in adapter.get_columns_in_relation(target) if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
   {%- call statement('create_feed') -%}
     create or replace table {{ feed }} using delta as
     select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
@@ -46,6 +50,7 @@
   {%- set full_ranges = {} -%}
   {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
   {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild', [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
-  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs) -%}
+  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs,
+        key_type=(key_types + [none])[0]) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}
