@@ -12,12 +12,14 @@
 {% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none) %}
   {%- set out = [] -%}
   {%- set var = none -%}
-  {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] and range_var -%}
-    {%- set var = range_var -%}
-  {%- elif strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
-    {%- set r = pdelta.key_range_statements(source, key, name or target.identifier, key_type) -%}
-    {%- do out.extend(r['statements']) -%}
-    {%- set var = r['var'] -%}
+  {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
+    {%- if range_var -%}
+      {%- set var = range_var -%}
+    {%- else -%}
+      {%- set r = pdelta.key_range_statements(source, key, name or target.identifier, key_type) -%}
+      {%- do out.extend(r['statements']) -%}
+      {%- set var = r['var'] -%}
+    {%- endif -%}
   {%- endif -%}
   {%- if strategy == 'append' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}

@@ -3,12 +3,17 @@
     key with. Delta skips every file whose min/max statistics fall outside it; the values never
     pass through the SQL text. Returns [declare, set] statements and the variable's name. -#}
 {% macro key_range_statements(source, key, name, key_type) %}
-  {%- set var = 'pdelta_range__' ~ modules.re.sub('\\W', '_', name) -%}
+  {%- set var = pdelta.key_range_var(name) -%}
   {%- set k = adapter.quote(key[0]) -%}
   {%- set stmts = [
       {'name': 'declare_key_range', 'sql': 'declare or replace variable ' ~ var ~ ' struct<lo: ' ~ key_type ~ ', hi: ' ~ key_type ~ '>'},
       {'name': 'set_key_range', 'sql': 'set var ' ~ var ~ ' = (select named_struct(\'lo\', min(' ~ k ~ '), \'hi\', max(' ~ k ~ ')) from ' ~ source ~ ')'}] -%}
   {{ return({'statements': stmts, 'var': var}) }}
+{% endmacro %}
+
+{#- the session variable holding the key range of model `name`'s batch -#}
+{% macro key_range_var(name) %}
+  {{ return('pdelta_range__' ~ modules.re.sub('\\W', '_', name)) }}
 {% endmacro %}
 
 {#- the condition a target row must meet to be inside the range (true when pruning is off) -#}
@@ -23,7 +28,7 @@
     lo/hi from it (key_range_condition) and staged_summary reads the counts back from it, so the
     stage is scanned once instead of twice. Returns {statements: [declare, set], var, read}. -#}
 {% macro batch_summary_statements(source, key, name, key_type) %}
-  {%- set var = 'pdelta_range__' ~ modules.re.sub('\\W', '_', name) -%}
+  {%- set var = pdelta.key_range_var(name) -%}
   {%- set q = adapter.quote -%}
   {%- set sets = pdelta.delta_model()['six_sets'] -%}
   {%- set fields = ['lo: ' ~ key_type, 'hi: ' ~ key_type, 'keys: bigint', 'rows: bigint'] -%}

@@ -38,8 +38,7 @@
     range come from one scan into the variable the apply reads (batch_summary_statements):
     range_var names it, statements names the two statements (for the batch log). -#}
 {% macro staged_summary(stage, key=none, check=true, name=none, key_type=none) %}
-  {%- set counts = {} -%}
-  {%- set types = [] -%}
+  {%- set out = {'counts': {}, 'key_type': none, 'keys': none, 'range_var': none, 'statements': []} -%}
   {%- if key and name and key_type -%}
     {%- set summary = pdelta.batch_summary_statements(stage, key, name, key_type) -%}
     {%- for st in summary['statements'] -%}
@@ -48,32 +47,29 @@
     {%- set row = run_query(summary['read']).rows[0] -%}
     {#- the read-back row: keys, rows, then one count per six-set type in delta_model() order -#}
     {%- for t in pdelta.delta_model()['six_sets'] -%}
-      {%- if row[loop.index + 1] -%}{%- do counts.update({t: row[loop.index + 1] | int}) -%}{%- endif -%}
+      {%- if row[loop.index + 1] -%}{%- do out['counts'].update({t: row[loop.index + 1] | int}) -%}{%- endif -%}
     {%- endfor -%}
-    {%- if (counts.values() | sum) != row[1] | int -%}
-      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (counts.values() | sum)
+    {%- if (out['counts'].values() | sum) != row[1] | int -%}
+      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (out['counts'].values() | sum)
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
-    {%- if check and row[0] | int != row[1] | int -%}
-      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " changes for " ~ row[0]
-            ~ " keys: a batch must hold one change per key; nothing was applied") }}
-    {%- endif -%}
-    {{ return({'counts': counts, 'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
-               'statements': ['declare_batch_summary', 'set_batch_summary']}) }}
+    {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
+                       'statements': ['declare_batch_summary', 'set_batch_summary']}) -%}
+  {%- else -%}
+    {%- set types = [] -%}
+    {%- set key_type_sql = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
+    {%- set sql -%}
+      select `_pdelta_type`, count(*), {{ key_type_sql }} from {{ stage }} group by 1
+      {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})), {{ key_type_sql }} from {{ stage }}{% endif %}
+    {%- endset -%}
+    {%- for row in run_query(sql).rows -%}
+      {%- do out['counts'].update({row[0]: row[1] | int}) -%}
+      {%- if row[2] is not none -%}{%- do types.append(row[2]) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do out.update({'key_type': types[0] if types else none, 'keys': out['counts'].pop('__keys') if key else none}) -%}
   {%- endif -%}
-  {%- set key_type = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
-  {%- set sql -%}
-    select `_pdelta_type`, count(*), {{ key_type }} from {{ stage }} group by 1
-    {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})), {{ key_type }} from {{ stage }}{% endif %}
-  {%- endset -%}
-  {%- for row in run_query(sql).rows -%}
-    {%- do counts.update({row[0]: row[1] | int}) -%}
-    {%- if row[2] is not none -%}{%- do types.append(row[2]) -%}{%- endif -%}
-  {%- endfor -%}
-  {%- set keys = counts.pop('__keys') if key else none -%}
-  {%- if check and key and keys != counts.values() | sum -%}
-    {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (counts.values() | sum) ~ " changes for " ~ keys ~ " keys: a batch must hold one change per key; nothing was applied") }}
+  {%- if check and key and out['keys'] != out['counts'].values() | sum -%}
+    {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (out['counts'].values() | sum) ~ " changes for " ~ out['keys'] ~ " keys: a batch must hold one change per key; nothing was applied") }}
   {%- endif -%}
-  {{ return({'counts': counts, 'key_type': types[0] if types else none, 'keys': keys, 'range_var': none,
-             'statements': []}) }}
+  {{ return(out) }}
 {% endmacro %}
