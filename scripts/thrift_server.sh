@@ -27,7 +27,7 @@ start() {
     --name pdelta-thrift \
     --driver-memory "${PDELTA_THRIFT_DRIVER_MEMORY:-4g}" \
     --driver-class-path "$HOME_DIR/.pdelta/jars/*" \
-    --driver-java-options "-Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties" \
+    --driver-java-options "-Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
     --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
     --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
     --conf spark.sql.warehouse.dir="$HOME_DIR/$STATE/warehouse" \
