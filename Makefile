@@ -14,6 +14,9 @@ demo: setup ## build the paper's running example on the embedded Spark session a
 test: setup ## everything: pytest, and dbt build on the local session and on a Thrift Server
 	@bash scripts/test.sh
 
+test-fast: setup ## the tests that start no Spark (algebra, declarations, validate, options, docs), <1 min
+	@source scripts/env.sh && PDELTA_NO_SPARK=1 python -m pytest tests -m "not spark" -q -p no:cacheprovider --durations=3
+
 test-deep: setup ## the test suite with the deep randomized mode (2,000+ scenarios)
 	@PDELTA_DEEP=1 bash scripts/test.sh
 
@@ -36,4 +39,4 @@ clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps v
 	@bash scripts/thrift_server.sh stop || true
 	rm -rf .pdelta/local .pdelta/thrift .pdelta/tests target logs
 
-.PHONY: help setup demo test test-deep bench bench-smoke bench-large thrift-start thrift-stop clean
+.PHONY: help setup demo test test-fast test-deep bench bench-smoke bench-large thrift-start thrift-stop clean

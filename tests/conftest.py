@@ -12,6 +12,24 @@ import pytest  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "spark: the test starts Spark (an embedded session or a Thrift Server); "
+                                       "make test-fast runs the others (-m 'not spark')")
+    if os.environ.get("PDELTA_NO_SPARK") == "1":
+        _refuse_spark()
+
+
+def _refuse_spark():
+    """make test-fast: a test that is not marked `spark` and still starts a Spark JVM fails with
+    this message instead of silently making the fast lane slow."""
+    from pyspark.sql import SparkSession
+
+    def refuse(*_args, **_kwargs):
+        raise RuntimeError("this test starts Spark: mark it @pytest.mark.spark (PDELTA_NO_SPARK=1, make test-fast)")
+
+    SparkSession.Builder.getOrCreate = refuse
+
+
 def _hive_ok(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=3):
@@ -30,6 +48,7 @@ def _hive_ok(port: int) -> bool:
 
 @pytest.fixture(scope="session")
 def thrift_port():
+    assert os.environ.get("PDELTA_NO_SPARK") != "1", "this test needs the Thrift Server: mark it @pytest.mark.spark"
     env_port = os.environ.get("PDELTA_THRIFT_PORT")
     started = False
     if env_port and _hive_ok(int(env_port)):

@@ -25,6 +25,8 @@ from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIE
                          scd2, sql_value)
 from pdelta.live import connect
 
+pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
+
 ROOT = Path(__file__).resolve().parents[1]
 KILLER = Path(__file__).parent / "apply" / "killer.py"
 DEEP = os.environ.get("PDELTA_DEEP") == "1"

@@ -16,6 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.spark  # its own Spark process (make test-fast leaves it out)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

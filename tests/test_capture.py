@@ -174,6 +174,7 @@ def truth_rows(state: dict) -> list[tuple]:
     return sorted((k, *(v[a] for a in feeds.ATTRS)) for k, v in state.items())
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("fmt", list(FORMATS))
 def test_format_captured_mirrored_and_maintained(h, fmt):
     view = VIEW_OF[fmt]
@@ -225,6 +226,7 @@ def quarantined(h, model="bad"):
     return h.rows(f"select reason, raw_record, batch_id from {SCHEMA}.{model}_capture__pdelta_quarantine")
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("reason", list(QUARANTINE_REASONS))
 def test_quarantine_reason(h, reason):
     q = quarantined(h)
@@ -235,6 +237,7 @@ def test_quarantine_reason(h, reason):
         assert hits == [(reason, 2)], f"record with {marker!r}: quarantined as {hits}, expected {reason} in batch 2"
 
 
+@pytest.mark.spark
 def test_quarantine_applies_every_good_record_and_loses_nothing_else(h):
     q = quarantined(h)
     assert len(q) == sum(1 for _, want, _ in bad.BATCH2 if want), q
@@ -244,6 +247,7 @@ def test_quarantine_applies_every_good_record_and_loses_nothing_else(h):
     assert sorted((k, t) for k, t, s in h.results[2]["feeds"]["bad"] if s == 2) == [(1, "upd"), (2, "del"), (5, "ins")]
 
 
+@pytest.mark.spark
 def test_quarantine_threshold_fails_the_run_and_leaves_the_batch_uncommitted(h):
     assert h.status1["bad_strict_capture"] == "success"
     assert h.status2["bad_strict_capture"] == "error"
@@ -253,6 +257,7 @@ def test_quarantine_threshold_fails_the_run_and_leaves_the_batch_uncommitted(h):
     assert len(quarantined(h, "bad_strict")) == len(quarantined(h))  # written for inspection
 
 
+@pytest.mark.spark
 def test_quarantine_share_threshold(h):
     """quarantine_max_fraction compares the batch's quarantined share of its records: a threshold
     just below batch 2's share fails the run and leaves the batch uncommitted, one just above
@@ -269,6 +274,7 @@ def test_quarantine_share_threshold(h):
         [(1, "upd"), (2, "del"), (5, "ins")]
 
 
+@pytest.mark.spark
 def test_rerun_after_a_crash_before_the_commit_neither_loses_nor_duplicates(h):
     feed_sql = f"select * from {SCHEMA}.debezium_postgres_default_capture"
     before = sorted(h.rows(feed_sql), key=repr)
@@ -280,6 +286,7 @@ def test_rerun_after_a_crash_before_the_commit_neither_loses_nor_duplicates(h):
     assert h.rows(f"select max(batch_id) from {SCHEMA}.debezium_postgres_default_capture__pdelta_batches") == [(2,)]
 
 
+@pytest.mark.spark
 def test_raw_records_behind_the_watermark_stop_the_run_or_are_counted(h):
     """A raw record that lands at a position an earlier batch already consumed is read by no
     batch: late_records: fail (the default) stops the run before writing anything, naming the

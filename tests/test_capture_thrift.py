@@ -37,6 +37,8 @@ from capture.project import capture_decl, capture_sql, mirror_sql, recomputed_sq
 from pdelta.live import connect
 from pdelta.techniques import FORMAT_SETS, QUARANTINE_REASONS
 
+pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_capture_thrift_it"
 WORK = Path(os.environ.get("PDELTA_CAPTURE_THRIFT_DIR", ROOT / ".pdelta" / "tests" / "capture_thrift"))

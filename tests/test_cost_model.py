@@ -84,6 +84,7 @@ def paper(tmp_path_factory):
     return out
 
 
+@pytest.mark.spark
 def test_a_first_build_is_timed_as_a_rebuild(paper):
     for view in VIEWS:
         timed = paper["after_build"][view]
@@ -91,6 +92,7 @@ def test_a_first_build_is_timed_as_a_rebuild(paper):
         assert len(timed["rebuild"]) == 1 and timed["rebuild"][0][1] > 0, (view, timed)
 
 
+@pytest.mark.spark
 def test_the_faster_path_is_taken_and_timed(paper):
     # paper_d: a rebuild predicted at 0.5 s against refreshes of 100 s: rebuilt (a `full` batch)
     assert paper["mode"]["paper_d"] == "full"
@@ -103,6 +105,7 @@ def test_the_faster_path_is_taken_and_timed(paper):
     assert refreshes[:-1] == FAVOUR_REFRESH["refresh"] and refreshes[-1][0] > 0 and refreshes[-1][1] > 0, refreshes
 
 
+@pytest.mark.spark
 def test_explain_predicts_the_choice(paper):
     for view, mode in (("paper_d", "rebuild"), ("paper_d_diff", "refresh")):
         choice = paper["explained"][view]["cost_choice"]
@@ -120,6 +123,7 @@ def test_without_timings_the_view_refreshes():
     assert said.startswith("incremental refresh (learning: no refresh of this view timed yet; 0 timed")
 
 
+@pytest.mark.spark
 def test_a_build_keeps_the_key_type_so_the_refresh_scans_its_batch_once(paper):
     """A full build keeps the type of the view's first key column in the log's property
     `pdelta.key`, for the build it holds for; the refresh then takes its counts and its key range

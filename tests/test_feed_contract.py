@@ -306,6 +306,7 @@ def assert_view(run, phase, case, model):
                                        f"  missing {missing}\n  extra {extra}")
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("case,model", MODELS, ids=[m for _, m in MODELS])
 def test_bad_input_stops_or_is_quarantined(run, case, model):
     status, msg = run["results"]["mutated"].get(model, ("missing", ""))
@@ -375,6 +376,7 @@ def test_bad_input_stops_or_is_quarantined(run, case, model):
             assert feed_name(case.name, rel) in (q["changes"] or ""), f"{ctx}: `changes` does not name the feed: {q}"
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("case,model", MODELS, ids=[m for _, m in MODELS])
 def test_fixed_input_refreshes_with_a_plain_run(run, case, model):
     status, msg = run["results"]["fixed"].get(model, ("missing", ""))

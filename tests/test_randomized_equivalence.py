@@ -34,6 +34,8 @@ from randomized.project import (SCHEMA, chained_declaration, chained_model, decl
                                 view_model, write_project)
 from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained
 
+pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
+
 ROOT = Path(__file__).resolve().parents[1]
 DEEP = os.environ.get("PDELTA_DEEP") == "1"
 SIDS = int(os.environ.get("PDELTA_RANDOM_SIDS", 150 if DEEP else 25))

@@ -255,6 +255,7 @@ def test_explain_json_and_version(catalogue):
     assert f'version = "{__version__}"' in pyproject
 
 
+@pytest.mark.spark
 def test_live_validation_uses_the_projects_profile(tmp_path, monkeypatch):
     """a user project whose profile is not named `pdelta`: `validate --live` connects with the
     profile its dbt_project.yml names (it looked up `pdelta` and failed)"""
