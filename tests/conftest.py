@@ -10,6 +10,8 @@ import subprocess  # noqa: E402
 import pytest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+# what a test that starts Spark without its marker is told under PDELTA_NO_SPARK=1 (make test-fast)
+UNMARKED_SPARK = "this test starts Spark: mark it @pytest.mark.spark (PDELTA_NO_SPARK=1, make test-fast)"
 
 
 def pytest_configure(config):
@@ -25,7 +27,7 @@ def _refuse_spark():
     from pyspark.sql import SparkSession
 
     def refuse(*_args, **_kwargs):
-        raise RuntimeError("this test starts Spark: mark it @pytest.mark.spark (PDELTA_NO_SPARK=1, make test-fast)")
+        raise RuntimeError(UNMARKED_SPARK)
 
     SparkSession.Builder.getOrCreate = refuse
 
@@ -48,7 +50,7 @@ def _hive_ok(port: int) -> bool:
 
 @pytest.fixture(scope="session")
 def thrift_port():
-    assert os.environ.get("PDELTA_NO_SPARK") != "1", "this test needs the Thrift Server: mark it @pytest.mark.spark"
+    assert os.environ.get("PDELTA_NO_SPARK") != "1", UNMARKED_SPARK
     env_port = os.environ.get("PDELTA_THRIFT_PORT")
     started = False
     if env_port and _hive_ok(int(env_port)):
