@@ -36,6 +36,9 @@ pdelta gen-macros --check
 
 dbt_lane() {  # target, local dir
   local target=$1
+  # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
+  # rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise it rebuilds
+  local decl_changed="{paper_stage: new, paper_decl: narrowed"
   export PDELTA_LOCAL_DIR="$2"
   rm -rf "$PDELTA_LOCAL_DIR"
   python -m pdelta.runner \
@@ -51,6 +54,12 @@ dbt_lane() {  # target, local dir
     "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
     "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
+    "! pdelta explain paper_d_diff --target $target --vars '$decl_changed, paper_on_schema_change: fail}' :: the next refresh will STOP" \
+    "! run --target $target --vars '$decl_changed, paper_on_schema_change: fail}' --select paper_d_diff :: and on_schema_change is fail, so nothing was written" \
+    "pdelta explain paper_d_diff --target $target --vars '$decl_changed}' --expect-mode rebuild" \
+    "run --target $target --vars '$decl_changed}' --select paper_d_diff paper_d_recomputed" \
+    "test --target $target --vars '$decl_changed}' --select paper_d_diff --exclude tag:paper_after_changes" \
+    "pdelta explain paper_d_diff --target $target --vars '$decl_changed}' --expect-mode incremental" \
     "run-operation paper_feed_fault --target $target --args '{kind: null_seq}'" \
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: feed-seq-null: 1 row(s) with a NULL" \
     "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \

@@ -48,6 +48,8 @@ CASES = {
     "valid_contract": ({"pdelta_bad_rows": "quarantine", "pdelta_unexpected_sets": "warn"}, None),
     "bad_rows_unknown": ({"pdelta_bad_rows": "skip"}, "pdelta_bad_rows: expected 'stop' (a refresh meeting a row that"),
     "unexpected_sets_unknown": ({"pdelta_unexpected_sets": "ignore"}, "pdelta_unexpected_sets: expected 'stop'"),
+    "valid_on_schema_change": ({"on_schema_change": "fail"}, None),
+    "on_schema_change_unknown": ({"on_schema_change": "rebuild"}, "on_schema_change: expected 'ignore', 'append_new_columns'"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

@@ -46,7 +46,10 @@
   {%- set key_hint = props['key'] or {} -%}
   {%- set key_type = key_hint.get('type') if key_hint.get('since_full') == state['last_full'] else none -%}
   {%- set plain = key_type is string and modules.re.fullmatch('[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?', key_type) -%}
-  {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none}) -%}
+  {#- the declaration the view was last built with (declaration_record), when it is this build's -#}
+  {%- set built_with = props['declaration'] or {} -%}
+  {%- set declaration = built_with if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
+  {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none, 'declaration': declaration}) -%}
   {{ return(state) }}
 {% endmacro %}
 
@@ -55,11 +58,11 @@
   {{ return(pdelta._log_properties(batches)['state']) }}
 {% endmacro %}
 
-{#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}) and `pdelta.key`
-    (or none), in one read -#}
+{#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key` and
+    `pdelta.declaration` (or none), in one read -#}
 {% macro _log_properties(batches) %}
-  {%- set out = {'state': none, 'costs': {}, 'key': none} -%}
-  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs', 'pdelta.key'] -%}
+  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none} -%}
+  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration'] -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
   {%- endfor -%}
@@ -160,10 +163,11 @@
     created by this run); without it, or when it is older than the batch before this one, the
     new state is read from the rows. `costs`: when given, the learned cost model's timings
     (add_cost_sample), kept in property `pdelta.costs` by the same statement; `key_type`: the
-    type of the view's first key column, kept in `pdelta.key` with the full build it holds for.
+    type of the view's first key column, kept in `pdelta.key` with the full build it holds for;
+    `declaration`: the view's declaration_record, kept in `pdelta.declaration` the same way.
     Returns the new state. -#}
 {% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none,
-                      key_type=none) %}
+                      key_type=none, declaration=none) %}
   {%- call statement('record_batch') -%}
     insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
                                `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
@@ -181,7 +185,9 @@
   {%- call statement('record_batch_state') -%}
     alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }}
       {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %}
-      {%- if key_type %}, 'pdelta.key' = {{ pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']})) }}{% endif %})
+      {%- if key_type %}, 'pdelta.key' = {{ pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']})) }}{% endif %}
+      {%- if declaration %}, 'pdelta.declaration' = {{ pdelta.sql_literal(tojson({'v': 1, 'fingerprint': declaration['fingerprint'],
+            'extent': declaration['extent'], 'since_full': state['last_full']})) }}{% endif %})
   {%- endcall -%}
   {{ return(state) }}
 {% endmacro %}

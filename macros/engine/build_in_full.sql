@@ -9,8 +9,10 @@
     first; until the `full` row follows, reruns build in full again.
 
     timing: none, or {started, costs, rows} when the learned cost model times this build (a
-    rebuild of `rows` view rows, none when unknown). -#}
-{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none) %}
+    rebuild of `rows` view rows, none when unknown); declaration: the view's declaration_record,
+    kept in the batch log with the build (later refreshes compare theirs with it). -#}
+{% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none,
+                       declaration=none) %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
@@ -51,6 +53,6 @@
   {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
   {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild', [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
   {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs,
-        key_type=(key_types + [none])[0]) -%}
+        key_type=(key_types + [none])[0], declaration=declaration) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}

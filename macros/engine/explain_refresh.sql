@@ -1,6 +1,7 @@
 {#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
     declaration in normal form, each input's pending feed range, the cost model's choice
-    (refresh or rebuild), the plan (diff or rules) as its records (name, rule, terms read, SQL,
+    (refresh or rebuild), how the declaration changed since the last full build (the run then
+    rebuilds, or stops on on_schema_change: fail), the plan (diff or rules) as its records (name, rule, terms read, SQL,
     how it is kept), the statement that reads the six-set result and the apply statement.
     Logged as one JSON line prefixed `pdelta-explain:`; nothing is written.
 
@@ -18,6 +19,9 @@
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set consumed = blog['consumed'] if built else {} -%}
+  {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
+  {%- set changed = pdelta.declaration_differences(blog['declaration']['extent'], pdelta.declaration_record(view)['extent'])
+        if built and blog['declaration'] is not none else [] -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
@@ -56,7 +60,8 @@
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
-      'changes_sql': changes_sql, 'apply_sql': ''} -%}
+      'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
+      'on_schema_change': pdelta.rebuild_options(node.config)['on_schema_change']} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}

@@ -8,19 +8,23 @@
                             statement, complete changes: macros/engine/diff_plan.sql) or rules
                             (the paper's generalized delta rules term by term, which publish
                             partial changes: macros/engine/refresh_plan.sql)
-    rebuild_options returns {ratio: float or none, learned: bool, feed, plan} and refuses a bad value with the
+      on_schema_change      dbt's setting (the model's config only): when the view's declaration
+                            changed since its last full build, `fail` stops the run; the other
+                            values (ignore, append_new_columns, sync_all_columns) rebuild the view
+    rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
   {%- set eff = {'pdelta_rebuild_ratio': cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)),
                  'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')),
-                 'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff'))} -%}
+                 'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff')),
+                 'on_schema_change': cfg.get('on_schema_change') or 'ignore'} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
   {%- set learned = r == 'learned' -%}
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
-             'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan']}) }}
+             'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'], 'on_schema_change': eff['on_schema_change']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -39,6 +43,10 @@
   {%- set plan = cfg.get('pdelta_plan', 'diff') -%}
   {%- if plan not in ['diff', 'rules'] -%}
     {%- do out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '" ~ plan ~ "'") -%}
+  {%- endif -%}
+  {%- set change = cfg.get('on_schema_change') or 'ignore' -%}
+  {%- if change not in ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] -%}
+    {%- do out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view whose declaration changed is rebuilt) or 'fail' (the run stops), got '" ~ change ~ "'") -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

@@ -34,6 +34,9 @@
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
   {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
   {%- set refresh_opts = pdelta.rebuild_options(config) -%}
+  {#- what defines the view's rows, kept with each full build: a refresh under another declaration
+      would mix rows of both, so it rebuilds (or stops: on_schema_change = fail) -#}
+  {%- set declared = pdelta.declaration_record(view) -%}
   {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set feed_cols = [] -%}
   {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
@@ -50,6 +53,15 @@
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- else -%}
+    {%- set built_with = blog['declaration'] -%}
+    {%- set changed = [] if built_with is none else pdelta.declaration_differences(built_with['extent'], declared['extent']) -%}
+    {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
+      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': its declaration changed since the view was built (' ~ changed | join('; ')
+            ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh to rebuild it under the new declaration'
+            ~ ' (or set on_schema_change to another value: the run then rebuilds it by itself).') }}
+    {%- elif changed -%}
+      {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')) -%}
+    {%- endif -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}{%- set lo = blog['consumed'].get(alias) -%}
       {%- if inp['rebuilt_at'] is not none and (lo is none or inp['rebuilt_at'] > lo) -%}
@@ -65,7 +77,7 @@
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
     {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
-    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog, timing) -%}
+    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog, timing, declared) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
@@ -101,7 +113,7 @@
           {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
           {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
           {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
-                [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing) -%}
+                [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing, declared) -%}
           {%- set run_state.full = true -%}
         {%- else -%}
           {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
@@ -184,8 +196,9 @@
         {%- set costs = pdelta.add_cost_sample(blog['costs'], 'rebuild' if rebuilt else 'refresh',
               [choice['view_rows'] if rebuilt else choice['reached'], pdelta.seconds_since(run_started)]) -%}
       {%- endif -%}
+      {#- a view built before its declaration was kept: the one it runs now is taken as its own -#}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog, costs,
-            summary['key_type']) -%}
+            summary['key_type'], declared if blog['declaration'] is none else none) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}

@@ -83,7 +83,7 @@ def _load(args):
 
     project_dir, profiles = _dirs(args)
     try:
-        manifest = parse_manifest(project_dir, profiles, args.target)
+        manifest = parse_manifest(project_dir, profiles, args.target, _project_vars(args))
     except ParseError as e:
         raise SystemExit(f"pdelta: {e}")
     project = Project(manifest, project_dir)
@@ -254,7 +254,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _explain_next(args: argparse.Namespace, a, say, doc: dict) -> int:
     """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
-    info = explain_next_refresh(*_dirs(args), args.target, args.model)
+    project_vars = _project_vars(args)
+    info = explain_next_refresh(*_dirs(args), args.target, args.model,
+                                ["--vars", json.dumps(project_vars)] if project_vars else [])
     if info is None:
         return 1
     doc["next_refresh"] = info
@@ -282,8 +284,17 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict) -> int:
         mode = "rebuild" if choice.get("mode") == "rebuild" else "incremental"
         doc["cost_model"] = describe_cost_choice(choice)
         say("  cost model: " + doc["cost_model"])
+        changed = info.get("declaration_changed") or []
+        if changed and info.get("on_schema_change") == "fail":
+            say("  the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
+                + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh")
+            rc = 1
+        elif changed:
+            mode = "rebuild"
+            say("  the next refresh REBUILDS the view in full (its feed starts over): the declaration changed since "
+                "the last full build (" + "; ".join(changed) + ")")
         if args.expect_mode is not None and args.expect_mode != mode:
-            failed.append(f"pdelta explain: expected the next refresh to be {args.expect_mode}, the cost model chooses {mode}")
+            failed.append(f"pdelta explain: expected the next refresh to be {args.expect_mode}, it will be {mode}")
         if args.expect_emits is not None:
             want = {t for t in args.expect_emits.split(",") if t}
             if observed != want:
@@ -348,7 +359,7 @@ def cmd_run(argv: list[str]) -> int:
         print("usage: pdelta run <dbt command and arguments>, e.g. pdelta run build --target local", file=sys.stderr)
         return 2
     ns = argparse.Namespace(project_dir=_opt(argv, "--project-dir"), profiles_dir=_opt(argv, "--profiles-dir"),
-                            target=_opt(argv, "--target") or _opt(argv, "-t"), select=None)
+                            target=_opt(argv, "--target") or _opt(argv, "-t"), select=None, vars=_opt(argv, "--vars"))
     started = time.time()
     project, views, errors = _load(ns)
     n_err = _print_violations(errors)
@@ -375,6 +386,20 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project-dir", help="dbt project (default: the one containing the current directory)")
     p.add_argument("--profiles-dir", help="directory of profiles.yml (default: $DBT_PROFILES_DIR, the project, ~/.dbt)")
     p.add_argument("--target", "-t", help="dbt target (default: the profile's)")
+    p.add_argument("--vars", help="the project's variables as in dbt (a YAML mapping), for declarations that read them")
+
+
+def _project_vars(args) -> dict:
+    """--vars as dbt reads it (YAML), or {}"""
+    text = getattr(args, "vars", None)
+    if not text:
+        return {}
+    import yaml
+
+    found = yaml.safe_load(text)
+    if not isinstance(found, dict):
+        raise SystemExit(f"pdelta: --vars must be a YAML mapping, got {text!r}")
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -400,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
     exp_.add_argument("--expect-mode", choices=["incremental", "rebuild"],
-                      help="exit 1 unless the cost model chooses this for the next refresh (pdelta_rebuild_ratio)")
+                      help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; a changed declaration rebuilds)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")

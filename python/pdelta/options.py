@@ -13,6 +13,8 @@ APPLY_OPTIONS = ("buckets", "cluster_by_key", "prune", "upsert")
 UPSERTS = ("delete_insert", "merge")
 REBUILD_FEEDS = ("reset", "diff")
 PLANS = ("diff", "rules")
+# dbt's values; for a dimension view all but `fail` rebuild it when its declaration changed
+ON_SCHEMA_CHANGE = ("ignore", "fail", "append_new_columns", "sync_all_columns")
 DEFAULT_PLAN = "diff"
 
 
@@ -68,7 +70,8 @@ _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
 def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
-    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, and `pdelta_plan`"""
+    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, `pdelta_plan` and
+    `on_schema_change` (what a run does when the view's declaration changed)"""
     out: list[str] = []
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
@@ -85,4 +88,8 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if plan not in PLANS:
         out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; "
                    f"complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '{_s(plan)}'")
+    change = cfg.get("on_schema_change") or "ignore"
+    if change not in ON_SCHEMA_CHANGE:
+        out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view whose "
+                   f"declaration changed is rebuilt) or 'fail' (the run stops), got '{_s(change)}'")
     return out

@@ -19,12 +19,14 @@ class ParseError(RuntimeError):
     pass
 
 
-def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None):
-    """dbt's manifest of the project. Declarations are not checked by the Jinja engine in this
-    parse (var `pdelta_validate`), so every broken view is still in it and reported at once."""
+def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None,
+                   project_vars: dict | None = None):
+    """dbt's manifest of the project, parsed with `project_vars` (dbt's --vars). Declarations are
+    not checked by the Jinja engine in this parse (var `pdelta_validate`), so every broken view is
+    still in it and reported at once."""
     from dbt.cli.main import dbtRunner
 
-    args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps({"pdelta_validate": True}),
+    args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps({**(project_vars or {}), "pdelta_validate": True}),
             "--no-partial-parse", "--target-path", str(Path(project_dir) / "target" / "pdelta"), "--quiet"]
     if profiles_dir:
         args += ["--profiles-dir", str(profiles_dir)]

@@ -6,7 +6,7 @@ also say <text>.
 
     python -m pdelta.runner "seed --target local" "build --target local --vars '{a: 1}'" \
                             "pdelta explain paper_d --target local" \
-                            "! pdelta explain paper_d --target local --expect-mode rebuild :: cost model chooses"
+                            "! pdelta explain paper_d --target local --expect-mode rebuild :: it will be incremental"
 """
 from __future__ import annotations
 

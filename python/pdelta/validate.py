@@ -63,6 +63,7 @@ def check_options(node, view: View) -> list[Violation]:
     cfg = {k: node.config.get(k) for k in ("pdelta_apply", "pdelta_history", "tblproperties", "pdelta_rebuild_ratio")}
     cfg["pdelta_rebuild_feed"] = node.config.get("pdelta_rebuild_feed", "reset")
     cfg["pdelta_plan"] = node.config.get("pdelta_plan", DEFAULT_PLAN)
+    cfg["on_schema_change"] = node.config.get("on_schema_change") or "ignore"
     for name, (values, _) in contract.OPTIONS.items():
         cfg[name] = node.config.get(name, values[0])
     attrs = [o[0] for o in view.output if o[0] not in view.key]

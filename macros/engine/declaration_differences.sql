@@ -1,0 +1,41 @@
+{#- How the declaration a view was built with (`built`, the extent of a declaration_record) differs
+    from the one it runs now (`now`), as short phrases for the log and for `pdelta explain`:
+    output columns added or dropped, relations joined in or removed, and per relation a changed
+    predicate, join, key, state or change feed. Empty when they agree. -#}
+{% macro declaration_differences(built, now) %}
+  {%- set out = [] -%}
+  {%- set built_cols = built['output'] | map('first') | list -%}
+  {%- set now_cols = now['output'] | map('first') | list -%}
+  {%- set added = now_cols | reject('in', built_cols) | list -%}
+  {%- set dropped = built_cols | reject('in', now_cols) | list -%}
+  {%- if added -%}{%- do out.append('columns added: ' ~ added | join(', ')) -%}{%- endif -%}
+  {%- if dropped -%}{%- do out.append('columns dropped: ' ~ dropped | join(', ')) -%}{%- endif -%}
+  {%- for o in now['output'] -%}
+    {%- for b in built['output'] if b[0] == o[0] and (b[1] != o[1] or b[2] != o[2]) -%}
+      {%- do out.append('column ' ~ o[0] ~ ' now comes from ' ~ o[1] ~ '.' ~ o[2]
+                        ~ ' (was ' ~ b[1] ~ '.' ~ b[2] ~ ')') -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- for alias in now['relations'].keys() if alias not in built['relations'] -%}
+    {%- do out.append('relation ' ~ alias ~ ' joined in') -%}
+  {%- endfor -%}
+  {%- for alias in built['relations'].keys() if alias not in now['relations'] -%}
+    {%- do out.append('relation ' ~ alias ~ ' removed') -%}
+  {%- endfor -%}
+  {%- set parts = [('where', 'predicate'), ('join', 'join'), ('key', 'key'), ('state', 'state'),
+                   ('changes', 'change feed')] -%}
+  {%- for alias, r in now['relations'].items() if alias in built['relations'] -%}
+    {%- set b = built['relations'][alias] -%}
+    {%- for part, label in parts if tojson(r[part], sort_keys=true) != tojson(b[part], sort_keys=true) -%}
+      {%- do out.append(alias ~ ': ' ~ label ~ ' ' ~ ('none' if b[part] is none else tojson(b[part]))
+                        ~ ' -> ' ~ ('none' if r[part] is none else tojson(r[part]))) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- if now['root'] != built['root'] -%}
+    {%- do out.append('root ' ~ built['root'] ~ ' -> ' ~ now['root']) -%}
+  {%- endif -%}
+  {%- if not out and tojson(now, sort_keys=true) != tojson(built, sort_keys=true) -%}
+    {%- do out.append('column order or the key changed') -%}
+  {%- endif -%}
+  {{ return(out) }}
+{% endmacro %}

@@ -1,0 +1,16 @@
+{#- What defines a dimension view's rows, from its normal form (normalize_declaration): the root,
+    the key, the output columns and, per relation, its state, change feed, key, predicate, columns
+    and join. The technique is left out: it says how the feed's rows are read, which a later
+    refresh may change without touching the rows already built. Returns {v, fingerprint, extent};
+    the full build keeps it in the batch log (record_batch `declaration`, property
+    `pdelta.declaration`), and each refresh compares the declaration it runs with it
+    (declaration_differences). -#}
+{% macro declaration_record(view) %}
+  {%- set relations = {} -%}
+  {%- for alias, r in view['relations'].items() -%}
+    {%- do relations.update({alias: {'state': r['state'] | string, 'changes': r['changes'] | string, 'key': r['key'],
+                                     'where': r['where'], 'columns': r['columns'], 'join': r['join']}}) -%}
+  {%- endfor -%}
+  {%- set extent = {'root': view['root'], 'key': view['key'], 'output': view['output'], 'relations': relations} -%}
+  {{ return({'v': 1, 'fingerprint': local_md5(tojson(extent, sort_keys=true)), 'extent': extent}) }}
+{% endmacro %}

@@ -1,0 +1,87 @@
+"""What a dimension view's full build keeps of its declaration (macros/engine/declaration_record.sql)
+and how a changed declaration is described (declaration_differences.sql): every change of what
+defines the view's rows gets another fingerprint and a phrase naming it; a change of technique
+alone does not count. Jinja through `dbt run-operation`: no Spark. The run that rebuilds or stops
+on such a change is tested in the local lane of make test."""
+from __future__ import annotations
+
+import copy
+import json
+import os
+
+import pytest
+
+from test_options import run_operation
+from user_project import dbt_deps, write_user_project
+
+BASE = {
+    "root": "c",
+    "relations": {
+        "c": {"state": "cust", "changes": "cust_changes", "key": ["cid"], "technique": "log_based",
+              "columns": ["cid", "cname", "caddr"]},
+        "a": {"state": "addr", "changes": "addr_changes", "key": ["aid"], "technique": "change_tracking",
+              "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity"], "where": "acountry = 'DE'"},
+    },
+}
+
+
+def variant(change) -> dict:
+    decl = copy.deepcopy(BASE)
+    change(decl)
+    return decl
+
+
+# case -> (declaration, the phrases declaration_differences gives against BASE)
+CASES = {
+    "same": (variant(lambda d: None), []),
+    "technique_only": (variant(lambda d: d["relations"]["a"].update(technique="log_based")), []),
+    "column_added": (variant(lambda d: d["relations"]["a"]["columns"].append("acountry")), ["columns added: acountry"]),
+    "column_dropped": (variant(lambda d: d["relations"]["c"]["columns"].remove("cname")), ["columns dropped: cname"]),
+    "column_renamed": (variant(lambda d: d["relations"]["a"].update(columns=[{"city": "acity"}])),
+                       ["columns added: city", "columns dropped: acity"]),
+    "predicate_dropped": (variant(lambda d: d["relations"]["a"].pop("where")), ["a: predicate \"acountry = 'DE'\" -> none"]),
+    "predicate_added": (variant(lambda d: d["relations"]["c"].update(where="cname is not null")),
+                        ['c: predicate none -> "cname is not null"']),
+    "feed_replaced": (variant(lambda d: d["relations"]["c"].update(changes="cust_feed_v2")),
+                      ['c: change feed "cust_changes" -> "cust_feed_v2"']),
+    "relation_joined_in": (variant(lambda d: d["relations"].update(n={
+        "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
+        "join": {"to": "a", "on": {"anation": "nid"}}, "columns": ["nname"]})),
+        ["columns added: nname", "relation n joined in"]),
+}
+
+MACROS = """
+{% macro declaration_report(base, cases) %}
+  {%- set built = pdelta.declaration_record(pdelta.normalize_declaration(base, 'v')) -%}
+  {%- set out = {} -%}
+  {%- for name, decl in cases.items() -%}
+    {%- set now = pdelta.declaration_record(pdelta.normalize_declaration(decl, 'v')) -%}
+    {#- the extent as the batch log gives it back: through JSON -#}
+    {%- do out.update({name: {'same_fingerprint': now['fingerprint'] == built['fingerprint'],
+                              'differences': pdelta.declaration_differences(fromjson(tojson(built['extent'])), now['extent'])}}) -%}
+  {%- endfor -%}
+  {{ log('DECLARATION_REPORT ' ~ tojson(out), info=true) }}
+{% endmacro %}
+"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    d = tmp_path_factory.mktemp("declaration")
+    write_user_project(d, "declaration_it")
+    (d / "macros").mkdir()
+    (d / "macros" / "declaration_report.sql").write_text(MACROS)
+    os.environ["PDELTA_EXAMPLES"] = "false"
+    dbt_deps(d)
+    res, logged = run_operation(d, "declaration_report", {"base": BASE, "cases": {k: v[0] for k, v in CASES.items()}})
+    assert res.success, res.exception
+    return json.loads(next(m for m in logged if m.startswith("DECLARATION_REPORT ")).split(" ", 1)[1])
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_change_of_the_rows_is_named(report, case):
+    _, phrases = CASES[case]
+    got = report[case]
+    assert got["differences"] == phrases
+    # the fingerprint changes exactly when something that defines the rows changed
+    assert got["same_fingerprint"] == (not phrases)
