@@ -43,7 +43,10 @@ dbt_lane() {  # target, local dir
   rm -rf "$PDELTA_LOCAL_DIR"
   python -m pdelta.runner \
     "seed --target $target --full-refresh" \
+    "run-operation occupy_with_view --target $target --args '{model_name: paper_d_diff}'" \
     "run --target $target --full-refresh --vars '{paper_stage: old}'" \
+    "run-operation assert_persisted_docs --target $target --args '{model_name: paper_d_diff}'" \
+    "run-operation assert_persisted_docs --target $target --args '{model_name: paper_cust_mirror}'" \
     "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
     "pdelta validate --target $target" \
     "run --target $target --vars '{paper_stage: new}' --exclude paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
@@ -60,6 +63,7 @@ dbt_lane() {  # target, local dir
     "run --target $target --vars '$decl_changed}' --select paper_d_diff paper_d_recomputed" \
     "test --target $target --vars '$decl_changed}' --select paper_d_diff --exclude tag:paper_after_changes" \
     "pdelta explain paper_d_diff --target $target --vars '$decl_changed}' --expect-mode incremental" \
+    "run-operation assert_persisted_docs --target $target --args '{model_name: paper_d_diff}'" \
     "run-operation paper_feed_fault --target $target --args '{kind: null_seq}'" \
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: feed-seq-null: 1 row(s) with a NULL" \
     "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \

@@ -1,13 +1,18 @@
 {#- The full build of a maintained relation in its file format: Delta (optionally CLUSTER BY
     the key, so MERGE conditions on the key skip files), Iceberg / Hudi as tables of that
     format, or a plain file format partitioned by the key bucket `pdelta_bucket` that
-    `apply_bucket_overwrite_sql` rewrites. Returns the statements as [{name, sql}]. -#}
+    `apply_bucket_overwrite_sql` rewrites. A view at the target's name (a model that was a dbt
+    `view` before) is dropped first: no table statement replaces a view. Returns the statements
+    as [{name, sql}]. -#}
 {% macro create_target_statements(target, select_sql, key, opts) %}
   {{ return(adapter.dispatch('create_target_statements', 'pdelta')(target, select_sql, key, opts)) }}
 {% endmacro %}
 
 {% macro default__create_target_statements(target, select_sql, key, opts) %}
   {%- set q = adapter.quote -%}
+  {#- dbt's relation cache knows what is at the name (listed at the start of the run) -#}
+  {%- set existing = adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) -%}
+  {%- set drop_view = [{'name': 'drop_view', 'sql': 'drop view if exists ' ~ target}] if existing is not none and existing.is_view else [] -%}
   {%- set keys = [] -%}{%- for k in key -%}{%- do keys.append(q(k)) -%}{%- endfor -%}
   {%- if opts['merge'] -%}
     {%- set sql -%}
@@ -16,7 +21,7 @@
       {{- pdelta._tblproperties_clause(opts) }}
       as {{ select_sql }}
     {%- endset -%}
-    {{ return([{'name': 'main', 'sql': sql}]) }}
+    {{ return(drop_view + [{'name': 'main', 'sql': sql}]) }}
   {%- else -%}
     {%- set sql -%}
       create table {{ target }} using {{ opts['format'] }}
@@ -25,7 +30,7 @@
       {{- pdelta._tblproperties_clause(opts) }}
       as select *, {{ pdelta.bucket_expr(key, opts['buckets']) }} as `pdelta_bucket` from ({{ select_sql }}) as built
     {%- endset -%}
-    {{ return([{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}, {'name': 'main', 'sql': sql}]) }}
+    {{ return((drop_view or [{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}]) + [{'name': 'main', 'sql': sql}]) }}
   {%- endif -%}
 {% endmacro %}
 

@@ -135,6 +135,8 @@
     {%- endcall -%}
     {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
   {%- endif -%}
+  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
+  {%- do pdelta.persist_view_docs(target) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

@@ -210,6 +210,8 @@
     {%- endif -%}
   {%- endif -%}
 
+  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
+  {%- do pdelta.persist_view_docs(target, key + attrs_out) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

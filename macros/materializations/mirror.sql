@@ -98,6 +98,8 @@
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}
+  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
+  {%- do pdelta.persist_view_docs(target, m['key'] + attrs) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}
