@@ -11,8 +11,10 @@
 {% macro default__create_target_statements(target, select_sql, key, opts) %}
   {%- set q = adapter.quote -%}
   {#- dbt's relation cache knows what is at the name (listed at the start of the run) -#}
-  {%- set existing = adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) -%}
-  {%- set drop_view = [{'name': 'drop_view', 'sql': 'drop view if exists ' ~ target}] if existing is not none and existing.is_view else [] -%}
+  {%- set existing = adapter.get_relation(database=target.database, schema=target.schema,
+                                          identifier=target.identifier) -%}
+  {%- set drop_view = [{'name': 'drop_view', 'sql': 'drop view if exists ' ~ target}]
+        if existing is not none and existing.is_view else [] -%}
   {%- set keys = [] -%}{%- for k in key -%}{%- do keys.append(q(k)) -%}{%- endfor -%}
   {%- if opts['merge'] -%}
     {%- set sql -%}
@@ -30,7 +32,8 @@
       {{- pdelta._tblproperties_clause(opts) }}
       as select *, {{ pdelta.bucket_expr(key, opts['buckets']) }} as `pdelta_bucket` from ({{ select_sql }}) as built
     {%- endset -%}
-    {{ return((drop_view or [{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}]) + [{'name': 'main', 'sql': sql}]) }}
+    {%- set drop_target = drop_view or [{'name': 'drop_target', 'sql': 'drop table if exists ' ~ target}] -%}
+    {{ return(drop_target + [{'name': 'main', 'sql': sql}]) }}
   {%- endif -%}
 {% endmacro %}
 

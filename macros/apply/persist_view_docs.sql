@@ -9,14 +9,16 @@
 {% macro persist_view_docs(relation, columns=none) %}
   {%- set raw = config.get('persist_docs', {}) or {} -%}
   {%- if raw is not mapping -%}
-    {{ exceptions.raise_compiler_error("persist_docs: expected a mapping like {relation: true, columns: true}, got " ~ raw) }}
+    {{ exceptions.raise_compiler_error("persist_docs: expected a mapping like {relation: true, columns: true}, got "
+                                       ~ raw) }}
   {%- endif -%}
   {%- set for_relation = raw.get('relation', false) -%}
   {%- set for_columns = raw.get('columns', false) -%}
   {%- if not for_relation and not for_columns -%}{{ return([]) }}{%- endif -%}
   {%- set docs = {'relation': model.description if for_relation and model.description else none, 'columns': {}} -%}
   {%- if for_columns -%}
-    {%- set names = columns if columns is not none else adapter.get_columns_in_relation(relation) | map(attribute='name') | list -%}
+    {%- set names = columns if columns is not none
+          else adapter.get_columns_in_relation(relation) | map(attribute='name') | list -%}
     {%- set lower_names = names | map('lower') | list -%}
     {%- for name, col in model.columns.items() if col.get('description') and name | lower in lower_names -%}
       {%- do docs['columns'].update({names[lower_names.index(name | lower)]: col['description']}) -%}
@@ -24,7 +26,9 @@
   {%- endif -%}
   {%- set fingerprint = local_md5(tojson(docs, sort_keys=true)) -%}
   {%- set kept = [] -%}
-  {%- for row in run_query('show tblproperties ' ~ relation).rows if row[0] == 'pdelta.docs' -%}{%- do kept.append(row[1]) -%}{%- endfor -%}
+  {%- for row in run_query('show tblproperties ' ~ relation).rows if row[0] == 'pdelta.docs' -%}
+    {%- do kept.append(row[1]) -%}
+  {%- endfor -%}
   {%- if kept == [fingerprint] -%}{{ return([]) }}{%- endif -%}
   {%- set ran = [] -%}
   {%- if docs['relation'] is not none -%}

@@ -48,8 +48,10 @@
   {%- set plain = key_type is string and modules.re.fullmatch('[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?', key_type) -%}
   {#- the declaration the view was last built with (declaration_record), when it is this build's -#}
   {%- set built_with = props['declaration'] or {} -%}
-  {%- set declaration = built_with if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
-  {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none, 'declaration': declaration}) -%}
+  {%- set declaration = built_with
+        if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
+  {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none,
+                       'declaration': declaration}) -%}
   {{ return(state) }}
 {% endmacro %}
 
@@ -62,7 +64,8 @@
     `pdelta.declaration` (or none), in one read -#}
 {% macro _log_properties(batches) %}
   {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none} -%}
-  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration'] -%}
+  {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration'] -%}
+  {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in kept_names -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
   {%- endfor -%}
@@ -186,8 +189,9 @@
     alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }}
       {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %}
       {%- if key_type %}, 'pdelta.key' = {{ pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']})) }}{% endif %}
-      {%- if declaration %}, 'pdelta.declaration' = {{ pdelta.sql_literal(tojson({'v': 1, 'fingerprint': declaration['fingerprint'],
-            'extent': declaration['extent'], 'since_full': state['last_full']})) }}{% endif %})
+      {%- if declaration %}, 'pdelta.declaration' = {{ pdelta.sql_literal(tojson({'v': 1,
+            'fingerprint': declaration['fingerprint'], 'extent': declaration['extent'],
+            'since_full': state['last_full']})) }}{% endif %})
   {%- endcall -%}
   {{ return(state) }}
 {% endmacro %}

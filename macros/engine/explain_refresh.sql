@@ -20,7 +20,8 @@
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set consumed = blog['consumed'] if built else {} -%}
   {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
-  {%- set changed = pdelta.declaration_differences(blog['declaration']['extent'], pdelta.declaration_record(view)['extent'])
+  {%- set changed = pdelta.declaration_differences(blog['declaration']['extent'],
+                                                    pdelta.declaration_record(view)['extent'])
         if built and blog['declaration'] is not none else [] -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed) -%}
   {%- set ranges = {} -%}

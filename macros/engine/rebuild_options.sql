@@ -24,7 +24,8 @@
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
   {%- set learned = r == 'learned' -%}
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
-             'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'], 'on_schema_change': eff['on_schema_change']}) }}
+             'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
+             'on_schema_change': eff['on_schema_change']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -46,7 +47,8 @@
   {%- endif -%}
   {%- set change = cfg.get('on_schema_change') or 'ignore' -%}
   {%- if change not in ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] -%}
-    {%- do out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view whose declaration changed is rebuilt) or 'fail' (the run stops), got '" ~ change ~ "'") -%}
+    {%- do out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view"
+                      ~ " whose declaration changed is rebuilt) or 'fail' (the run stops), got '" ~ change ~ "'") -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

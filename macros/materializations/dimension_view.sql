@@ -54,11 +54,13 @@
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- else -%}
     {%- set built_with = blog['declaration'] -%}
-    {%- set changed = [] if built_with is none else pdelta.declaration_differences(built_with['extent'], declared['extent']) -%}
+    {%- set changed = [] if built_with is none
+          else pdelta.declaration_differences(built_with['extent'], declared['extent']) -%}
     {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
-      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': its declaration changed since the view was built (' ~ changed | join('; ')
-            ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh to rebuild it under the new declaration'
-            ~ ' (or set on_schema_change to another value: the run then rebuilds it by itself).') }}
+      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': its declaration changed since the view was built ('
+            ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh'
+            ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
+            ~ ' it by itself).') }}
     {%- elif changed -%}
       {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')) -%}
     {%- endif -%}
@@ -77,7 +79,8 @@
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
     {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
-    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog, timing, declared) -%}
+    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
+          timing, declared) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}

@@ -3,7 +3,8 @@
     comment, as `describe table extended` shows them, or the operation raises. -#}
 {% macro assert_persisted_docs(model_name) %}
   {%- set relation = ref(model_name) -%}
-  {%- set node = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | selectattr('name', 'equalto', model_name) | first -%}
+  {%- set node = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
+                                      | selectattr('name', 'equalto', model_name) | first -%}
   {%- set got = {'table': none, 'columns': {}} -%}
   {%- set ns = namespace(detail=false) -%}
   {%- for row in run_query('describe table extended ' ~ relation).rows -%}
@@ -13,12 +14,16 @@
     {%- endif -%}
   {%- endfor -%}
   {%- set wrong = [] -%}
-  {%- if got['table'] != node.description -%}{%- do wrong.append('table comment ' ~ got['table'] ~ ', expected ' ~ node.description) -%}{%- endif -%}
+  {%- if got['table'] != node.description -%}
+    {%- do wrong.append('table comment ' ~ got['table'] ~ ', expected ' ~ node.description) -%}
+  {%- endif -%}
   {%- for name, col in node.columns.items() if col.description -%}
     {%- if got['columns'].get(name | lower) != col.description -%}
-      {%- do wrong.append('column ' ~ name ~ ' comment ' ~ got['columns'].get(name | lower) ~ ', expected ' ~ col.description) -%}
+      {%- do wrong.append('column ' ~ name ~ ' comment ' ~ got['columns'].get(name | lower)
+                          ~ ', expected ' ~ col.description) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if wrong -%}{{ exceptions.raise_compiler_error(relation ~ ': ' ~ wrong | join('; ')) }}{%- endif -%}
-  {{ log('pdelta: ' ~ relation ~ ' carries its docs: the table comment and ' ~ node.columns | length ~ ' column comment(s)', info=true) }}
+  {{ log('pdelta: ' ~ relation ~ ' carries its docs: the table comment and ' ~ node.columns | length
+         ~ ' column comment(s)', info=true) }}
 {% endmacro %}

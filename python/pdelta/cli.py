@@ -425,7 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
     exp_.add_argument("--expect-mode", choices=["incremental", "rebuild"],
-                      help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; a changed declaration rebuilds)")
+                      help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; "
+                           "a changed declaration rebuilds)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")

@@ -26,7 +26,8 @@ def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: 
     still in it and reported at once."""
     from dbt.cli.main import dbtRunner
 
-    args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps({**(project_vars or {}), "pdelta_validate": True}),
+    project_vars = {**(project_vars or {}), "pdelta_validate": True}
+    args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps(project_vars),
             "--no-partial-parse", "--target-path", str(Path(project_dir) / "target" / "pdelta"), "--quiet"]
     if profiles_dir:
         args += ["--profiles-dir", str(profiles_dir)]
