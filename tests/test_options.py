@@ -4,14 +4,12 @@ refuses it before anything runs). The Jinja side runs through `dbt run-operation
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
 from pdelta.contract import option_errors as contract_option_errors
 from pdelta.options import apply_option_errors, rebuild_option_errors
-from user_project import ROOT, dbt_deps, write_user_project
+from user_project import macro_project, run_operation
 
 ATTRS = ["cname", "acity"]
 
@@ -88,23 +86,7 @@ MACROS = """
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    d = tmp_path_factory.mktemp("options")
-    write_user_project(d, "options_it")
-    (d / "macros").mkdir()
-    (d / "macros" / "options_report.sql").write_text(MACROS)
-    os.environ["PDELTA_EXAMPLES"] = "false"
-    dbt_deps(d)
-    return d
-
-
-def run_operation(d: Path, macro: str, args: dict):
-    from dbt.cli.main import dbtRunner
-
-    logged: list[str] = []  # every event's message: log() output and the operation's error
-    runner = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)])
-    res = runner.invoke(["run-operation", macro, "--args", json.dumps(args), "--project-dir", str(d),
-                         "--profiles-dir", str(ROOT)])
-    return res, logged
+    return macro_project(tmp_path_factory.mktemp("options"), "options_it", MACROS)
 
 
 def test_jinja_gives_python_s_messages(project):

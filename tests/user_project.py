@@ -1,8 +1,9 @@
 """A dbt user project that installs pdelta from this repository as a package (packages.yml,
-local path), as the parse-only tests write it, and `dbt deps` for it."""
+local path), as the parse-only tests write it, `dbt deps` for it, and running its operations."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,3 +21,26 @@ def dbt_deps(d: Path) -> None:
 
     res = dbtRunner().invoke(["deps", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--quiet"])
     assert res.success, res.exception
+
+
+def macro_project(d: Path, name: str, macros: str) -> Path:
+    """a user project in `d` whose macros/ holds `macros` (operations over pdelta's macros), the
+    package's examples off, its dependencies installed"""
+    write_user_project(d, name)
+    (d / "macros").mkdir()
+    (d / "macros" / f"{name}.sql").write_text(macros)
+    os.environ["PDELTA_EXAMPLES"] = "false"
+    dbt_deps(d)
+    return d
+
+
+def run_operation(d: Path, macro: str, args: dict):
+    """`dbt run-operation` in `d`: the result and every event's message (log() output and the
+    operation's error)"""
+    from dbt.cli.main import dbtRunner
+
+    logged: list[str] = []
+    runner = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)])
+    res = runner.invoke(["run-operation", macro, "--args", json.dumps(args), "--project-dir", str(d),
+                         "--profiles-dir", str(ROOT)])
+    return res, logged

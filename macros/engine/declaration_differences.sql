@@ -1,8 +1,11 @@
-{#- How the declaration a view was built with (`built`, the extent of a declaration_record) differs
-    from the one it runs now (`now`), as short phrases for the log and for `pdelta explain`:
-    output columns added or dropped, relations joined in or removed, and per relation a changed
-    predicate, join, key, state or change feed. Empty when they agree. -#}
-{% macro declaration_differences(built, now) %}
+{#- How the declaration a view was built with (`built_with`, the declaration_record its batch log
+    kept) differs from the one it runs now (`running`, its declaration_record), as short phrases
+    for the log and for `pdelta explain`: output columns added or dropped, relations joined in or
+    removed, and per relation a changed predicate, join, key, state or change feed. Empty when
+    they agree, and when nothing was kept (a view built before pdelta kept it). -#}
+{% macro declaration_differences(built_with, running) %}
+  {%- if built_with is none -%}{{ return([]) }}{%- endif -%}
+  {%- set built, now = built_with['extent'], running['extent'] -%}
   {%- set out = [] -%}
   {%- set built_cols = built['output'] | map('first') | list -%}
   {%- set now_cols = now['output'] | map('first') | list -%}

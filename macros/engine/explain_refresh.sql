@@ -20,9 +20,8 @@
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set consumed = blog['consumed'] if built else {} -%}
   {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
-  {%- set changed = pdelta.declaration_differences(blog['declaration']['extent'],
-                                                    pdelta.declaration_record(view)['extent'])
-        if built and blog['declaration'] is not none else [] -%}
+  {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
+                                                    pdelta.declaration_record(view)) -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}

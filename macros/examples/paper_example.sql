@@ -4,18 +4,7 @@
     (make test: a declaration changed after the build) the selection on Addr also leaves out
     Dresden, which Bob's and Dave's address is in the new state. -#}
 {% macro paper_d_declaration() %}
-  {%- if var('paper_decl', 'paper') == 'narrowed' -%}
-    {{ return({
-      'root': 'c',
-      'relations': {
-        'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
-              'technique': 'log_based', 'columns': ['cid', 'cname', 'caddr']},
-        'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
-              'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
-              'columns': ['acity', 'acountry'], 'where': "acountry = 'DE' and acity <> 'Dresden'"},
-      },
-    }) }}
-  {%- endif -%}
+  {%- set narrowed = var('paper_decl', 'paper') == 'narrowed' -%}
   {{ return({
     'root': 'c',
     'relations': {
@@ -23,7 +12,8 @@
             'technique': 'log_based', 'columns': ['cid', 'cname', 'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
             'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
-            'columns': ['acity', 'acountry'], 'where': "acountry = 'DE'"},
+            'columns': ['acity', 'acountry'],
+            'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
     },
   }) }}
 {% endmacro %}

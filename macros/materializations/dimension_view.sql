@@ -53,9 +53,7 @@
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- else -%}
-    {%- set built_with = blog['declaration'] -%}
-    {%- set changed = [] if built_with is none
-          else pdelta.declaration_differences(built_with['extent'], declared['extent']) -%}
+    {%- set changed = pdelta.declaration_differences(blog['declaration'], declared) -%}
     {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
       {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': its declaration changed since the view was built ('
             ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh'
