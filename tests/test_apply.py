@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from apply.killer import DbtRunner
 from apply.project import SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl, write_project
 from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
                          scd2, sql_value)
@@ -28,7 +28,7 @@ from pdelta.live import connect
 pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
 
 ROOT = Path(__file__).resolve().parents[1]
-KILLER = Path(__file__).parent / "apply" / "killer.py"
+DBT = DbtRunner()  # each dbt run a process forked from one that imported dbt once
 DEEP = os.environ.get("PDELTA_DEEP") == "1"
 FAULT_POINTS = int(os.environ.get("PDELTA_FAULT_POINTS", "100" if DEEP else "20"))
 SEED = int(os.environ.get("PDELTA_SEED", "20261126"))
@@ -67,10 +67,8 @@ class It:
             (ex or self.ex).rows(f"insert into `{SCHEMA}`.`{rel}_changes` values " + ", ".join(values))
 
     def dbt(self, *args: str, kill_at: int = 0, log: Path | None = None) -> subprocess.CompletedProcess:
-        cmd = [sys.executable, str(KILLER), "--kill-at", str(kill_at)]
-        if log:
-            cmd += ["--log", str(log)]
-        return subprocess.run(cmd + ["--", *args], cwd=self.project, env=self.env, capture_output=True, text=True)
+        """dbt in a process of its own (SIGKILLed before statement `kill_at`, if given)"""
+        return DBT.run(list(args), cwd=self.project, env=self.env, kill_at=kill_at, log=log)
 
     def run(self, select: str | None = "cust addr dim dim_pq") -> None:
         out = self.dbt("run", "--select", *(select or " ".join(["cust", "addr", *VIEWS, SMALL[0]])).split())

@@ -55,7 +55,7 @@
   {%- set terms = [] -%}
   {%- for term in plan -%}
     {%- do terms.append({'name': term['name'], 'rule': term['rule'], 'reads': term['reads'], 'sql': term['sql'],
-                         'kept_as': 'inline CTE' if term['kept'] == 'inline' else 'scratch table'}) -%}
+                         'kept_as': {'inline': 'inline CTE', 'shared': 'shared CTE'}.get(term['kept'], 'scratch table')}) -%}
   {%- endfor -%}
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
@@ -95,7 +95,7 @@
   {%- set stage_rel = pdelta.meta_relation(this_rel, 'stage') -%}
   {%- set key_type = blog['key_type'] if built else none -%}
   {%- set range_var = none -%}
-  {%- if key_type -%}
+  {%- if key_type and opts['prune'] -%}
     {#- the summary's scan that also sets the key range (staged_summary) -#}
     {%- set summary = pdelta.batch_summary_statements(stage_rel, view['key'], model_name, key_type) -%}
     {%- for st in summary['statements'] -%}{%- do stmts.append(st['sql']) -%}{%- endfor -%}

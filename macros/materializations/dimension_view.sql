@@ -147,8 +147,10 @@
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
       {#- the counts per set, and the type of the view's first key column for the key-range variable -#}
-      {#- one scan of the stage when the key's type is known from an earlier refresh -#}
-      {%- set summary = pdelta.staged_summary(stage, key, check=false, name=model.name, key_type=blog['key_type']) -%}
+      {#- one scan of the stage when the key's type is known from an earlier refresh; into the
+          key-range variable only when the apply prunes by it (else one plain query) -#}
+      {%- set summary = pdelta.staged_summary(stage, key, check=false, name=model.name,
+                                              key_type=blog['key_type'] if opts['prune'] else none) -%}
       {%- if summary['keys'] != summary['counts'].values() | sum -%}
         {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
             The stage goes, so that the run after the fix computes the batch afresh -#}

@@ -90,7 +90,9 @@
         {%- endcall -%}
         {%- do adapter.cache_added(stage) -%}
       {%- endif -%}
-      {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name, key_type=(key_type + [none])[0]) -%}
+      {#- into the key-range variable only when the apply prunes by it (else one plain query) -#}
+      {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name,
+                                              key_type=(key_type + [none])[0] if opts['prune'] else none) -%}
       {%- set counts = summary['counts'] -%}
       {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0], summary['range_var']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
