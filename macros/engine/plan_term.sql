@@ -3,10 +3,8 @@
       rule   what it computes, with the paper section or the plan it belongs to
       reads  the names of the terms it reads (states, feeds and the view are not terms)
       sql    its SELECT
-      kept   'inline' (a CTE of each statement that reads it; Spark may copy it into each of
-             its readers), 'shared' (a CTE computed once per statement, its rows reused by
-             every reader: plan_statement) or 'table' (a scratch table written by its own
-             statement)
+      kept   'inline' (a CTE of each statement that reads it) or 'table' (a scratch table
+             written by its own statement)
       stored none, or where an inline term's rows are kept: {term: the 'table' term that holds
              them, table: its qualified name, part: the value of `_pdelta_part` that marks them,
              columns: their names}. Statements other than the one filling that table read the
@@ -35,11 +33,7 @@
     reads, directly or through other inline terms, as a CTE (in plan order). A term stored in
     a scratch table is a CTE reading its rows from that table, not followed further, except in
     the statement that fills that table; `final` is computed here even when it is kept as a
-    table (the statement that fills that table).
-    Spark copies a deterministic CTE into each of its readers and analyzes and optimizes every
-    copy anew. A CTE it cannot prove deterministic is planned once and its rows reused (one
-    shared exchange), so a 'shared' term reads them through a filter that is always true but
-    not deterministic (`rand() >= 0`; rand is in [0, 1)). -#}
+    table (the statement that fills that table). -#}
 {% macro plan_statement(plan, final, select='*') %}
   {%- set by_name = {} -%}
   {%- for term in plan -%}{%- do by_name.update({term['name']: term}) -%}{%- endfor -%}
@@ -48,7 +42,7 @@
   {%- set todo = [final] -%}
   {%- for _ in range(plan | length + 1) -%}
     {%- set next = [] -%}
-    {%- for name in todo if name in by_name and name not in needed and (by_name[name]['kept'] != 'table' or name == final) -%}
+    {%- for name in todo if name in by_name and name not in needed and (by_name[name]['kept'] == 'inline' or name == final) -%}
       {%- set stored = by_name[name]['stored'] -%}
       {%- do needed.append(name) -%}
       {%- if stored is not none and stored['term'] != final and name != final -%}
@@ -65,8 +59,6 @@
       {%- set stored = term['stored'] -%}
       {%- set term_sql = 'select ' ~ pdelta._cols(stored['columns']) ~ ' from ' ~ stored['table']
                          ~ " where `_pdelta_part` = '" ~ stored['part'] ~ "'" -%}
-    {%- elif term['kept'] == 'shared' -%}
-      {%- set term_sql = 'select * from (\n  ' ~ term['sql'] ~ '\n) where rand() >= 0' -%}
     {%- else -%}
       {%- set term_sql = term['sql'] -%}
     {%- endif -%}

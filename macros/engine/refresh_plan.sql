@@ -6,12 +6,11 @@
     view:   normalized declaration (normalize_declaration)
     inputs: alias -> {state, changes: relation names; columns: [[name, type]] of the state;
                       lo: last consumed sequence or none; hi: upper bound of this refresh}
-    schema: where the terms worth materializing are kept as scratch tables (each join
-            level's Δ/∇, delta-sized and read by the next level, in `jN__sets`); none keeps
-            every term in one statement (explain, plan_preview). A relation's net effect
-            and projected Δ/∇, read several times by the one statement of the level that
-            joins it, are 'shared' CTEs of it. Every term is referenced by its own name;
-            plan_statement reads a stored one from its table.
+    schema: where the terms worth materializing are kept as scratch tables (the small,
+            delta-sized results that later terms read more than once: each relation's
+            projected Δ/∇ in `X__prj_sets`, each join level's Δ/∇ in `jN__sets`); none
+            keeps every term inline (one statement: explain, plan_preview). Every term is
+            referenced by its own name; plan_statement reads a stored one from its table.
 
     Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
@@ -27,15 +26,17 @@
   {%- set plan = [] -%}
   {#- The scratch tables (each keeps one level's Δ and ∇). A relation with nothing pending reads
       no feed row (`where false`): Spark drops its empty terms and every join term they empty,
-      and none of them is worth a scratch table or sharing (a shared CTE is planned apart from
-      its readers, so it would no longer empty them). A join level's Δ/∇ can be non-empty only
-      when a relation joined so far has pending rows. -#}
+      and none of them is worth a scratch table. A join level's Δ/∇ can be non-empty only when
+      a relation joined so far has pending rows. -#}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- set tables = [] -%}
   {%- if schema is not none -%}
     {%- set reached = namespace(any=false) -%}
     {%- for alias in view['order'] -%}
-      {%- set reached.any = reached.any or alias in pending -%}
+      {%- if alias in pending -%}
+        {%- do tables.append(P ~ alias ~ '__prj_sets') -%}
+        {%- set reached.any = true -%}
+      {%- endif -%}
       {%- if not loop.first and reached.any -%}{%- do tables.append(P ~ 'j' ~ (loop.index - 1) ~ '__sets') -%}{%- endif -%}
     {%- endfor -%}
   {%- endif -%}
@@ -48,13 +49,10 @@
     {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
     {%- set X = P ~ alias ~ '__' -%}
-    {#- read by more than one term of the one statement that reads them (the join level that
-        joins the relation, or the view's projection): computed once when they can hold rows -#}
-    {%- set shared = 'shared' if alias in pending else 'inline' -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]' ~ ('' if alias in pending else ': none pending'), [],
           pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'] if alias in pending else none, inp.get('exclude')))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'net_effect', '§5.3 net effect per key', [X ~ 'changes'],
-          pdelta.net_effect_sql(X ~ 'changes', key, attrs), shared)) -%}
+          pdelta.net_effect_sql(X ~ 'changes', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'delta', 'Fig. 4: ΔR, the new images', [X ~ 'net_effect'],
           pdelta.six_sets_to_delta_sql(X ~ 'net_effect', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'nabla', 'Fig. 4: ∇R, old images or flagged keys', [X ~ 'net_effect'],
@@ -75,10 +73,13 @@
     {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
     {%- set pd, pn = X ~ 'prj_delta', X ~ 'prj_nabla' -%}
     {%- set delta_term = pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)', [cur ~ 'delta', cur ~ 'nabla'],
-          pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols), shared) -%}
+          pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
     {%- set nabla_term = pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
-          pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols), shared) -%}
+          pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
     {%- do plan.extend([delta_term, nabla_term]) -%}
+    {%- if (X ~ 'prj_sets') in tables -%}
+      {%- do plan.append(pdelta.stored_pair(X ~ 'prj_sets', schema ~ '.' ~ X ~ 'prj_sets', delta_term, nabla_term, names)) -%}
+    {%- endif -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'prj_new', '§5.4 projection of the state', [cur ~ 'new'],
           pdelta.projection_sql(cur ~ 'new', cols))) -%}
     {%- do prj.update({alias: {'name': X ~ 'prj', 'cols': names, 'key': names[:key | length]}}) -%}
@@ -160,10 +161,9 @@
 
 {#- Runs the plan: each term kept as a table is written to its scratch table (parquet; names
     carry the model's prefix so they cannot clash) by one statement, with the inline terms it
-    reads as CTEs; returns the statement that reads `final`. Neither one WITH statement for
-    the whole plan nor cached temp views suit the rules plan on Spark: each later level would
-    re-plan the joins of the new states of every level below it (shared CTEs do not stop that);
-    a scratch table is a plain scan. -#}
+    reads as CTEs; returns the statement that reads `final`. Neither one WITH statement nor
+    cached temp views suit the rules plan on Spark: both make it re-analyze and re-optimize
+    every shared term inside each reader; a scratch table is a plain scan. -#}
 {% macro run_plan(plan, final, schema) %}
   {%- for term in plan if term['kept'] == 'table' -%}
     {%- call statement('pdelta_scratch') -%}

@@ -310,8 +310,7 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict) -> int:
         reads = f" <- {', '.join(t['reads'])}" if t["reads"] else ""
         say(f"  {t['name']:<34} {t['kept_as']:<14} {t['rule']}{reads}")
     if args.sql:
-        say("\n-- the six-set changes of the refresh (one statement; the rules plan writes its join levels'"
-            " scratch tables first)")
+        say("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table terms first)")
         say(info["changes_sql"])
         say(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
         say(info["apply_sql"])
