@@ -10,12 +10,9 @@ process, without paying dbt's imports (~1.5 s of CPU) anew each time.
 
     from apply.killer import DbtRunner
     out = DbtRunner().run(["run", "--select", "cust"], cwd=project, env=env, kill_at=7, log=path)
-
-or from a shell: python killer.py --kill-at 7 --log statements.txt -- run --select cust addr dim
 """
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
 import signal
@@ -91,15 +88,3 @@ class DbtRunner:
             os.unlink(out_path)
         return subprocess.CompletedProcess(args, proc.exitcode, output, "")
 
-
-def main() -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("--kill-at", type=int, default=0)
-    p.add_argument("--log", default=None, help="appends one line per counted statement")
-    p.add_argument("dbt_args", nargs=argparse.REMAINDER)
-    a = p.parse_args()
-    return run_dbt(a.dbt_args[1:] if a.dbt_args[:1] == ["--"] else a.dbt_args, a.kill_at, a.log)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
