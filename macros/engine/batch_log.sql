@@ -5,14 +5,64 @@
 {% macro create_batch_log(batches) %}
   {%- call statement('create_batches') -%}
     create table if not exists {{ batches }}
-      (`batch_id` bigint, `input` string, `changes` string, `lo` bigint, `hi` bigint,
-       `counts` string, `mode` string, `recorded_at` timestamp,
-       `strategy` string, `statements` string, `rows_written` string, `retried` boolean,
-       `feed_position` string)
+      ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }} {{ type }}{% if not loop.last %}, {% endif %}{% endfor %})
     using delta
   {%- endcall -%}
   {#- dbt lists relations once per run: later models of this run must see the new table -#}
   {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
+{% endmacro %}
+
+{#- the batch log's columns and types, in order: its one definition (create_batch_log, the rows
+    batch_log_rows_sql writes) -#}
+{% macro batch_log_columns() %}
+  {{ return([('batch_id', 'bigint'), ('input', 'string'), ('changes', 'string'), ('lo', 'bigint'), ('hi', 'bigint'),
+             ('counts', 'string'), ('mode', 'string'), ('recorded_at', 'timestamp'), ('strategy', 'string'),
+             ('statements', 'string'), ('rows_written', 'string'), ('retried', 'boolean'), ('feed_position', 'string')]) }}
+{% endmacro %}
+
+{#- A SELECT of batch-log rows, each a mapping from column name to value (a missing column is
+    NULL, `recorded_at` is the current time), every column cast to its type: what an insert into
+    the log or the CREATE TABLE ... AS that starts one writes. Values are SQL literals. -#}
+{% macro batch_log_rows_sql(rows) %}
+  {%- set selects = [] -%}
+  {%- for row in rows -%}
+    {%- set cols = [] -%}
+    {%- for name, type in pdelta.batch_log_columns() -%}
+      {%- set value = row.get(name) -%}
+      {%- set value = 'current_timestamp()' if name == 'recorded_at' else (value | string | lower)
+            if value is sameas true or value is sameas false else pdelta.sql_literal(value) -%}
+      {%- do cols.append('cast(' ~ value ~ ' as ' ~ type ~ ') as ' ~ adapter.quote(name)) -%}
+    {%- endfor -%}
+    {%- do selects.append('select ' ~ cols | join(', ')) -%}
+  {%- endfor -%}
+  {{ return(selects | join('\nunion all ')) }}
+{% endmacro %}
+
+{#- Writes batch-log rows (batch_log_rows_sql) and, when given, table properties (a mapping of
+    name to SQL literal): into an existing log, one insert then one property change; with
+    `create`, the log does not exist yet and one CREATE TABLE ... AS writes it, its rows and its
+    properties in a single Delta commit (two statements fewer on every first build). -#}
+{% macro write_batch_log(batches, rows, properties={}, create=false) %}
+  {%- set props = [] -%}
+  {%- for name, literal in properties.items() -%}{%- do props.append(pdelta.sql_literal(name) ~ ' = ' ~ literal) -%}{%- endfor -%}
+  {%- if create -%}
+    {%- call statement('create_batches') -%}
+      create table {{ batches }} using delta
+      {%- if props %} tblproperties ({{ props | join(', ') }}){% endif %} as
+      {{ pdelta.batch_log_rows_sql(rows) }}
+    {%- endcall -%}
+    {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
+  {%- else -%}
+    {%- call statement('record_batch') -%}
+      insert into {{ batches }} ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }}{% if not loop.last %}, {% endif %}{% endfor %})
+      {{ pdelta.batch_log_rows_sql(rows) }}
+    {%- endcall -%}
+    {%- if props -%}
+      {%- call statement('record_batch_state') -%}
+        alter table {{ batches }} set tblproperties ({{ props | join(', ') }})
+      {%- endcall -%}
+    {%- endif -%}
+  {%- endif -%}
 {% endmacro %}
 
 {#- What the batch log says: {last: last committed batch id (-1: none),
@@ -163,36 +213,47 @@
     now says is kept in its table property, where the next run reads it without a scan
     (batch_log_state). `prior`: the log's state before this commit, as the caller read it
     (batch_log_state, or what an earlier record_batch of this run returned; 'empty' for a log
-    created by this run); without it, or when it is older than the batch before this one, the
-    new state is read from the rows. `costs`: when given, the learned cost model's timings
-    (add_cost_sample), kept in property `pdelta.costs` by the same statement; `key_type`: the
-    type of the view's first key column, kept in `pdelta.key` with the full build it holds for;
-    `declaration`: the view's declaration_record, kept in `pdelta.declaration` the same way.
-    Returns the new state. -#}
+    that does not exist yet: this record creates it, rows and properties in one statement);
+    without it, or when it is older than the batch before this one, the new state is read from
+    the rows. `costs`: when given, the learned cost model's timings (add_cost_sample), kept in
+    property `pdelta.costs` by the same statement; `key_type`: the type of the view's first key
+    column, kept in `pdelta.key` with the full build it holds for; `declaration`: the view's
+    declaration_record, kept in `pdelta.declaration` the same way. Returns the new state. -#}
 {% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none,
                       key_type=none, declaration=none) %}
-  {%- call statement('record_batch') -%}
-    insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`,
-                               `strategy`, `statements`, `rows_written`, `retried`, `feed_position`) values
-    {% for alias, r in ranges.items() -%}
-      ({{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(r['changes'] | string) }}, {{ pdelta.sql_literal(r['lo']) }}, {{ pdelta.sql_literal(r['hi']) }},
-       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal(mode) }}, current_timestamp(),
-       {{ pdelta.sql_literal(applied.get('strategy')) }}, {{ pdelta.sql_literal(tojson(applied.get('statements', []))) }},
-       {{ pdelta.sql_literal(tojson(applied.get('rows_written', {}))) }}, {{ 'true' if retried else 'false' }},
-       {{ pdelta.sql_literal(tojson(r['position']) if r.get('position') else none) }}){% if not loop.last %},{% endif %}
-    {% endfor %}
-  {%- endcall -%}
-  {%- set prior = pdelta.empty_log_state() if prior == 'empty' else prior -%}
-  {%- set state = pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) if prior is not none and prior['last'] >= (batch_id | int) - 1
-        else pdelta._scanned_log_state(batches) -%}
-  {%- call statement('record_batch_state') -%}
-    alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(state)) }}
-      {%- if costs is not none %}, 'pdelta.costs' = {{ pdelta.sql_literal(tojson(costs)) }}{% endif %}
-      {%- if key_type %}, 'pdelta.key' = {{ pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']})) }}{% endif %}
-      {%- if declaration %}, 'pdelta.declaration' = {{ pdelta.sql_literal(tojson({'v': 1,
-            'fingerprint': declaration['fingerprint'], 'extent': declaration['extent'],
-            'since_full': state['last_full']})) }}{% endif %})
-  {%- endcall -%}
+  {%- set create = prior == 'empty' -%}
+  {%- set rows = [] -%}
+  {%- for alias, r in ranges.items() -%}
+    {%- do rows.append({'batch_id': batch_id | int, 'input': alias, 'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'],
+                        'counts': tojson(counts), 'mode': mode, 'strategy': applied.get('strategy'),
+                        'statements': tojson(applied.get('statements', [])), 'rows_written': tojson(applied.get('rows_written', {})),
+                        'retried': retried, 'feed_position': tojson(r['position']) if r.get('position') else none}) -%}
+  {%- endfor -%}
+  {%- set prior = pdelta.empty_log_state() if create else prior -%}
+  {%- set rows_first = prior is none or prior['last'] < (batch_id | int) - 1 -%}
+  {%- set state = none if rows_first else pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) -%}
+  {%- if rows_first -%}
+    {#- the state is read from the rows, so they are written first -#}
+    {%- do pdelta.write_batch_log(batches, rows) -%}
+    {%- set state = pdelta._scanned_log_state(batches) -%}
+    {%- set rows = [] -%}
+  {%- endif -%}
+  {%- set props = {'pdelta.state': pdelta.sql_literal(tojson(state))} -%}
+  {%- if costs is not none -%}{%- do props.update({'pdelta.costs': pdelta.sql_literal(tojson(costs))}) -%}{%- endif -%}
+  {%- if key_type -%}
+    {%- do props.update({'pdelta.key': pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']}))}) -%}
+  {%- endif -%}
+  {%- if declaration -%}
+    {%- do props.update({'pdelta.declaration': pdelta.sql_literal(tojson({'v': 1, 'fingerprint': declaration['fingerprint'],
+          'extent': declaration['extent'], 'since_full': state['last_full']}))}) -%}
+  {%- endif -%}
+  {%- if rows_first -%}
+    {%- call statement('record_batch_state') -%}
+      alter table {{ batches }} set tblproperties ({% for name, literal in props.items() %}{{ pdelta.sql_literal(name) }} = {{ literal }}{% if not loop.last %}, {% endif %}{% endfor %})
+    {%- endcall -%}
+  {%- else -%}
+    {%- do pdelta.write_batch_log(batches, rows, props, create=create) -%}
+  {%- endif -%}
   {{ return(state) }}
 {% endmacro %}
 

@@ -17,9 +17,8 @@
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
   {%- set history = pdelta.meta_relation(target, 'history') -%}
-  {#- a log read at the start of the run exists: no `create table if not exists` statement for it -#}
-  {%- if prior == 'empty' -%}{%- do pdelta.create_batch_log(batches) -%}{%- endif -%}
-  {#- marks the build as begun: until the `full` row below is written, reruns build again -#}
+  {#- marks the build as begun: until the `full` row below is written, reruns build again (a new
+      log, prior 'empty', is created by this same statement) -#}
   {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}

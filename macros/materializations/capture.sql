@@ -15,8 +15,10 @@
          count of raw records at or below the new position (`records_through_hi`, counted by
          the scan that found it): a later run that counts more there found records behind the
          watermark (`late_records`).
-    A run that died before 4 left an uncommitted batch id; the next run reuses that id, so its
-    delete-then-append neither loses nor duplicates anything. -#}
+    A run that died before 4 left an uncommitted batch id; the next run reuses that id, finds it
+    on the stage (1 marks the stage with its batch id before anything else is written) and clears
+    the batch's quarantine and feed rows before writing them again, so it neither loses nor
+    duplicates anything. -#}
 {% materialization capture, adapter='spark' %}
   {%- set m = pdelta.normalize_capture(config.get('pdelta_capture'), model.name) -%}
   {%- set target = this.incorporate(type='table') -%}
@@ -34,7 +36,6 @@
     {#- batch ids (the feed's sequence) keep growing across a full refresh, so readers of the
         feed never see a sequence go back -#}
     {%- set batch_id = pdelta.batch_log_state(batches)['last'] + 1 if pdelta.relation_exists(batches) else 1 -%}
-    {%- do pdelta.create_batch_log(batches) -%}
     {%- call statement('create_quarantine') -%}
       create or replace table {{ quarantine }}
         (`batch_id` bigint, `reason` string, `detail` string, `raw_record` string, `position` bigint, `seq` bigint,
@@ -73,8 +74,12 @@
     {#- absent columns are filled from the committed batches only: rows of an uncommitted batch
         (a run that died before its commit) are about to be replaced -#}
     {%- set history = none if full else '(select * from ' ~ target ~ ' where `_pdelta_seq` < ' ~ batch_id | int ~ ')' -%}
+    {#- rows of this batch id in the quarantine or the feed can only come from an earlier attempt
+        at it, and every attempt stages first, marking the stage with its batch id: only then are
+        they cleared (two deletes fewer in every other run) -#}
+    {%- set earlier_attempt = not full and pdelta.capture_attempted(stage, batch_id) -%}
     {%- call statement('stage') -%}
-      create or replace table {{ stage }} using delta as
+      create or replace table {{ stage }} using delta tblproperties ('pdelta.batch' = '{{ batch_id | int }}') as
       {{ pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo) }}
     {%- endcall -%}
     {%- set tally = {'total': 0, 'ok': 0, 'duplicates': 0} -%}{%- set reasons = {} -%}
@@ -88,7 +93,7 @@
       {%- if row[3] is not none and (ns.seq_hi is none or row[3] | int > ns.seq_hi) -%}{%- set ns.seq_hi = row[3] | int -%}{%- endif -%}
     {%- endfor -%}
     {%- set n_bad = reasons.values() | sum -%}
-    {%- if not full -%}
+    {%- if earlier_attempt -%}
       {%- call statement('quarantine_clear') -%}
         delete from {{ quarantine }} where `batch_id` = {{ batch_id | int }}
       {%- endcall -%}
@@ -115,9 +120,11 @@
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
       {%- endcall -%}
     {%- else -%}
-      {%- call statement('clear_batch') -%}
-        delete from {{ target }} where `_pdelta_seq` = {{ batch_id | int }}
-      {%- endcall -%}
+      {%- if earlier_attempt -%}
+        {%- call statement('clear_batch') -%}
+          delete from {{ target }} where `_pdelta_seq` = {{ batch_id | int }}
+        {%- endcall -%}
+      {%- endif -%}
       {%- call statement('main') -%}
         insert into {{ target }}
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
@@ -126,13 +133,12 @@
     {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = ' ~ batch_id | int ~ ')') -%}
     {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates'],
                           'records_through_hi': through_hi, 'behind_watermark': behind}) -%}
-    {%- call statement('record_batch') -%}
-      insert into {{ batches }} (`batch_id`, `input`, `changes`, `lo`, `hi`, `counts`, `mode`, `recorded_at`) values
-      ({{ batch_id | int }}, 'raw', {{ pdelta.sql_literal(raw | string) }}, {{ pdelta.sql_literal(lo) }}, {{ pdelta.sql_literal(hi) }},
-       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('full' if full else 'incremental') }}, current_timestamp()),
-      ({{ batch_id | int }}, 'seq', {{ pdelta.sql_literal(m['seq'] | string) }}, {{ pdelta.sql_literal(seq_lo) }}, {{ pdelta.sql_literal(ns.seq_hi) }},
-       {{ pdelta.sql_literal(tojson(counts)) }}, {{ pdelta.sql_literal('full' if full else 'incremental') }}, current_timestamp())
-    {%- endcall -%}
+    {#- a new log is created by its first commit (one statement: table and rows) -#}
+    {%- set mode = 'full' if full else 'incremental' -%}
+    {%- do pdelta.write_batch_log(batches, [
+          {'batch_id': batch_id | int, 'input': 'raw', 'changes': raw | string, 'lo': lo, 'hi': hi, 'counts': tojson(counts), 'mode': mode},
+          {'batch_id': batch_id | int, 'input': 'seq', 'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi,
+           'counts': tojson(counts), 'mode': mode}], create=not pdelta.relation_exists(batches)) -%}
     {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}

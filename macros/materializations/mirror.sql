@@ -49,7 +49,6 @@
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
-    {%- if blog is none -%}{%- do pdelta.create_batch_log(batches) -%}{%- endif -%}
     {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior='empty' if blog is none else blog) -%}
     {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
     {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude), m['key'], opts) -%}
