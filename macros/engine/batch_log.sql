@@ -5,7 +5,8 @@
 {% macro create_batch_log(batches) %}
   {%- call statement('create_batches') -%}
     create table if not exists {{ batches }}
-      ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }} {{ type }}{% if not loop.last %}, {% endif %}{% endfor %})
+      ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }} {{ type }}
+       {%- if not loop.last %}, {% endif %}{% endfor %})
     using delta
   {%- endcall -%}
   {#- dbt lists relations once per run: later models of this run must see the new table -#}
@@ -15,9 +16,10 @@
 {#- the batch log's columns and types, in order: its one definition (create_batch_log, the rows
     batch_log_rows_sql writes) -#}
 {% macro batch_log_columns() %}
-  {{ return([('batch_id', 'bigint'), ('input', 'string'), ('changes', 'string'), ('lo', 'bigint'), ('hi', 'bigint'),
-             ('counts', 'string'), ('mode', 'string'), ('recorded_at', 'timestamp'), ('strategy', 'string'),
-             ('statements', 'string'), ('rows_written', 'string'), ('retried', 'boolean'), ('feed_position', 'string')]) }}
+  {{ return([('batch_id', 'bigint'), ('input', 'string'), ('changes', 'string'), ('lo', 'bigint'),
+             ('hi', 'bigint'), ('counts', 'string'), ('mode', 'string'), ('recorded_at', 'timestamp'),
+             ('strategy', 'string'), ('statements', 'string'), ('rows_written', 'string'), ('retried', 'boolean'),
+             ('feed_position', 'string')]) }}
 {% endmacro %}
 
 {#- A SELECT of batch-log rows, each a mapping from column name to value (a missing column is
@@ -38,13 +40,17 @@
   {{ return(selects | join('\nunion all ')) }}
 {% endmacro %}
 
-{#- Writes batch-log rows (batch_log_rows_sql) and, when given, table properties (a mapping of
-    name to SQL literal): into an existing log, one insert then one property change; with
-    `create`, the log does not exist yet and one CREATE TABLE ... AS writes it, its rows and its
-    properties in a single Delta commit (two statements fewer on every first build). -#}
+{#- Writes batch-log rows (batch_log_rows_sql, none: no insert) and table properties (a mapping
+    of name to SQL literal, none: no change): into an existing log one insert, then one property
+    change; with `create`, the log does not exist yet and one CREATE TABLE ... AS writes it, its
+    rows and its properties in a single Delta commit (two statements fewer on every first build). -#}
 {% macro write_batch_log(batches, rows, properties={}, create=false) %}
   {%- set props = [] -%}
-  {%- for name, literal in properties.items() -%}{%- do props.append(pdelta.sql_literal(name) ~ ' = ' ~ literal) -%}{%- endfor -%}
+  {%- for name, literal in properties.items() -%}
+    {%- do props.append(pdelta.sql_literal(name) ~ ' = ' ~ literal) -%}
+  {%- endfor -%}
+  {%- set columns = [] -%}
+  {%- for name, type in pdelta.batch_log_columns() -%}{%- do columns.append(adapter.quote(name)) -%}{%- endfor -%}
   {%- if create -%}
     {%- call statement('create_batches') -%}
       create table {{ batches }} using delta
@@ -53,10 +59,12 @@
     {%- endcall -%}
     {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
   {%- else -%}
-    {%- call statement('record_batch') -%}
-      insert into {{ batches }} ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }}{% if not loop.last %}, {% endif %}{% endfor %})
-      {{ pdelta.batch_log_rows_sql(rows) }}
-    {%- endcall -%}
+    {%- if rows -%}
+      {%- call statement('record_batch') -%}
+        insert into {{ batches }} ({{ columns | join(', ') }})
+        {{ pdelta.batch_log_rows_sql(rows) }}
+      {%- endcall -%}
+    {%- endif -%}
     {%- if props -%}
       {%- call statement('record_batch_state') -%}
         alter table {{ batches }} set tblproperties ({{ props | join(', ') }})
@@ -224,36 +232,32 @@
   {%- set create = prior == 'empty' -%}
   {%- set rows = [] -%}
   {%- for alias, r in ranges.items() -%}
-    {%- do rows.append({'batch_id': batch_id | int, 'input': alias, 'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'],
-                        'counts': tojson(counts), 'mode': mode, 'strategy': applied.get('strategy'),
-                        'statements': tojson(applied.get('statements', [])), 'rows_written': tojson(applied.get('rows_written', {})),
-                        'retried': retried, 'feed_position': tojson(r['position']) if r.get('position') else none}) -%}
+    {%- do rows.append({'batch_id': batch_id | int, 'input': alias, 'changes': r['changes'] | string,
+          'lo': r['lo'], 'hi': r['hi'], 'counts': tojson(counts), 'mode': mode, 'strategy': applied.get('strategy'),
+          'statements': tojson(applied.get('statements', [])), 'rows_written': tojson(applied.get('rows_written', {})),
+          'retried': retried, 'feed_position': tojson(r['position']) if r.get('position') else none}) -%}
   {%- endfor -%}
   {%- set prior = pdelta.empty_log_state() if create else prior -%}
+  {#- without a current prior state the new one is read from the rows, so they go first -#}
   {%- set rows_first = prior is none or prior['last'] < (batch_id | int) - 1 -%}
-  {%- set state = none if rows_first else pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) -%}
   {%- if rows_first -%}
-    {#- the state is read from the rows, so they are written first -#}
-    {%- do pdelta.write_batch_log(batches, rows) -%}
+    {%- do pdelta.write_batch_log(batches, rows, create=create) -%}
     {%- set state = pdelta._scanned_log_state(batches) -%}
-    {%- set rows = [] -%}
+  {%- else -%}
+    {%- set state = pdelta.next_log_state(prior, batch_id | int, ranges, counts, mode) -%}
   {%- endif -%}
   {%- set props = {'pdelta.state': pdelta.sql_literal(tojson(state))} -%}
   {%- if costs is not none -%}{%- do props.update({'pdelta.costs': pdelta.sql_literal(tojson(costs))}) -%}{%- endif -%}
   {%- if key_type -%}
-    {%- do props.update({'pdelta.key': pdelta.sql_literal(tojson({'v': 1, 'type': key_type, 'since_full': state['last_full']}))}) -%}
+    {%- set kept_key = {'v': 1, 'type': key_type, 'since_full': state['last_full']} -%}
+    {%- do props.update({'pdelta.key': pdelta.sql_literal(tojson(kept_key))}) -%}
   {%- endif -%}
   {%- if declaration -%}
-    {%- do props.update({'pdelta.declaration': pdelta.sql_literal(tojson({'v': 1, 'fingerprint': declaration['fingerprint'],
-          'extent': declaration['extent'], 'since_full': state['last_full']}))}) -%}
+    {%- set kept_declaration = {'v': 1, 'fingerprint': declaration['fingerprint'], 'extent': declaration['extent'],
+                                'since_full': state['last_full']} -%}
+    {%- do props.update({'pdelta.declaration': pdelta.sql_literal(tojson(kept_declaration))}) -%}
   {%- endif -%}
-  {%- if rows_first -%}
-    {%- call statement('record_batch_state') -%}
-      alter table {{ batches }} set tblproperties ({% for name, literal in props.items() %}{{ pdelta.sql_literal(name) }} = {{ literal }}{% if not loop.last %}, {% endif %}{% endfor %})
-    {%- endcall -%}
-  {%- else -%}
-    {%- do pdelta.write_batch_log(batches, rows, props, create=create) -%}
-  {%- endif -%}
+  {%- do pdelta.write_batch_log(batches, [] if rows_first else rows, props, create=create and not rows_first) -%}
   {{ return(state) }}
 {% endmacro %}
 

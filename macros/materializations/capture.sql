@@ -135,10 +135,12 @@
                           'records_through_hi': through_hi, 'behind_watermark': behind}) -%}
     {#- a new log is created by its first commit (one statement: table and rows) -#}
     {%- set mode = 'full' if full else 'incremental' -%}
-    {%- do pdelta.write_batch_log(batches, [
-          {'batch_id': batch_id | int, 'input': 'raw', 'changes': raw | string, 'lo': lo, 'hi': hi, 'counts': tojson(counts), 'mode': mode},
-          {'batch_id': batch_id | int, 'input': 'seq', 'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi,
-           'counts': tojson(counts), 'mode': mode}], create=not pdelta.relation_exists(batches)) -%}
+    {%- set rows = [{'input': 'raw', 'changes': raw | string, 'lo': lo, 'hi': hi},
+                    {'input': 'seq', 'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi}] -%}
+    {%- for row in rows -%}
+      {%- do row.update({'batch_id': batch_id | int, 'counts': tojson(counts), 'mode': mode}) -%}
+    {%- endfor -%}
+    {%- do pdelta.write_batch_log(batches, rows, create=not pdelta.relation_exists(batches)) -%}
     {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
