@@ -4,8 +4,8 @@
 #  2. dbt build of this project (seeds, models, data tests) on the embedded `local` session in
 #     two stages: the paper's example in its old state (full build), then its new state
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
-#     shared algebra on Spark, seed loading); pdelta validate / explain; a model contract that
-#     stops a build with nothing written; a Delta MERGE check
+#     shared algebra on Spark, seed loading); pdelta validate / explain; model contracts (a view's
+#     and a mirror's) that stop a build with nothing written; a Delta MERGE check
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
 #     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
 #     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
@@ -59,7 +59,8 @@ dbt_lane() {  # target, local dir
     "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "test --target $target --vars '{paper_stage: new}'" \
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_d_contract :: This model has an enforced contract" \
-    "test --target $target --vars '{paper_stage: new}' --select paper_d_contract" \
+    "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_addr_mirror :: This model has an enforced contract" \
+    "test --target $target --vars '{paper_stage: new}' --select paper_d_contract paper_addr_mirror" \
     "! pdelta explain paper_d_diff --target $target --vars '$decl_changed, paper_on_schema_change: fail}' :: the next refresh will STOP" \
     "! run --target $target --vars '$decl_changed, paper_on_schema_change: fail}' --select paper_d_diff :: and on_schema_change is fail, so nothing was written" \
     "pdelta explain paper_d_diff --target $target --vars '$decl_changed}' --expect-mode rebuild" \

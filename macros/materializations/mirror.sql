@@ -48,10 +48,14 @@
   {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
+    {%- set rebuild_sql = pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude) -%}
+    {#- dbt's model contract, when enforced: checked against the build's SELECT before anything is written -#}
+    {%- set contract = config.get('contract') -%}
+    {%- if contract and contract.enforced -%}{{ get_assert_columns_equivalent(rebuild_sql) }}{%- endif -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior='empty' if blog is none else blog) -%}
     {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
-    {%- for st in pdelta.create_target_statements(target, pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude), m['key'], opts) -%}
+    {%- for st in pdelta.create_target_statements(target, rebuild_sql, m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
     {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started) -%}
