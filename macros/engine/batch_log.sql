@@ -2,19 +2,8 @@
     relation: one row per input per refresh (the feed range consumed, the six-set counts, the
     apply strategy and statements, the rows Delta wrote). A refresh's row is written last; a
     full build first writes a `full-started` row, so a build that stopped half way is redone. -#}
-{% macro create_batch_log(batches) %}
-  {%- call statement('create_batches') -%}
-    create table if not exists {{ batches }}
-      ({% for name, type in pdelta.batch_log_columns() %}{{ adapter.quote(name) }} {{ type }}
-       {%- if not loop.last %}, {% endif %}{% endfor %})
-    using delta
-  {%- endcall -%}
-  {#- dbt lists relations once per run: later models of this run must see the new table -#}
-  {%- do adapter.cache_added(batches.incorporate(type='table')) -%}
-{% endmacro %}
-
-{#- the batch log's columns and types, in order: its one definition (create_batch_log, the rows
-    batch_log_rows_sql writes) -#}
+{#- the batch log's columns and types, in order: its one definition (the rows batch_log_rows_sql
+    writes, by the CREATE TABLE ... AS that starts a log and by every insert) -#}
 {% macro batch_log_columns() %}
   {{ return([('batch_id', 'bigint'), ('input', 'string'), ('changes', 'string'), ('lo', 'bigint'),
              ('hi', 'bigint'), ('counts', 'string'), ('mode', 'string'), ('recorded_at', 'timestamp'),

@@ -17,11 +17,7 @@
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
   {%- set history = pdelta.meta_relation(target, 'history') -%}
-  {#- dbt's model contract, when enforced: the SELECT's columns and types must be the declared ones
-      (checked before anything is written; refreshes keep the columns of the build). dbt itself
-      ignores `constraints` on materializations other than its own (it warns at parse time). -#}
-  {%- set contract = config.get('contract') -%}
-  {%- if contract and contract.enforced -%}{{ get_assert_columns_equivalent(select_sql) }}{%- endif -%}
+  {%- do pdelta.assert_contract(select_sql) -%}
   {#- marks the build as begun: until the `full` row below is written, reruns build again (a new
       log, prior 'empty', is created by this same statement) -#}
   {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}

@@ -76,10 +76,13 @@
     {%- set history = none if full else '(select * from ' ~ target ~ ' where `_pdelta_seq` < ' ~ batch_id | int ~ ')' -%}
     {#- rows of this batch id in the quarantine or the feed can only come from an earlier attempt
         at it, and every attempt stages first, marking the stage with its batch id: only then are
-        they cleared (two deletes fewer in every other run) -#}
-    {%- set earlier_attempt = not full and pdelta.capture_attempted(stage, batch_id) -%}
+        they cleared (two deletes fewer in every other run). A stage without a mark, or none at
+        all, may hide such an attempt: cleared too. -#}
+    {%- set staged = none if full else pdelta.staged_batch(stage) -%}
+    {%- set earlier_attempt = not full and (staged is none or staged['batch_id'] == batch_id | int) -%}
     {%- call statement('stage') -%}
-      create or replace table {{ stage }} using delta tblproperties ('pdelta.batch' = '{{ batch_id | int }}') as
+      create or replace table {{ stage }} using delta
+      {{ pdelta.stage_properties(batch_id, {'raw': {'changes': raw, 'lo': lo, 'hi': hi}}) }} as
       {{ pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo) }}
     {%- endcall -%}
     {%- set tally = {'total': 0, 'ok': 0, 'duplicates': 0} -%}{%- set reasons = {} -%}

@@ -49,9 +49,7 @@
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
     {%- set rebuild_sql = pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude) -%}
-    {#- dbt's model contract, when enforced: checked against the build's SELECT before anything is written -#}
-    {%- set contract = config.get('contract') -%}
-    {%- if contract and contract.enforced -%}{{ get_assert_columns_equivalent(rebuild_sql) }}{%- endif -%}
+    {%- do pdelta.assert_contract(rebuild_sql) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior='empty' if blog is none else blog) -%}
     {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
