@@ -35,8 +35,16 @@ thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its 
 thrift-stop: ## stop the Thrift Server started by thrift-start
 	@bash scripts/thrift_server.sh stop
 
+cluster-start: setup ## start a Spark standalone cluster on 127.0.0.1: a master, two workers (prints its URL)
+	@bash scripts/spark_cluster.sh start
+
+cluster-stop: ## stop the cluster started by cluster-start
+	@bash scripts/spark_cluster.sh stop
+
 clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps venv and jars
 	@bash scripts/thrift_server.sh stop || true
-	rm -rf .pdelta/local .pdelta/thrift .pdelta/tests target logs
+	@bash scripts/spark_cluster.sh stop || true
+	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs
 
-.PHONY: help setup demo test test-fast test-deep bench bench-smoke bench-large thrift-start thrift-stop clean
+.PHONY: help setup demo test test-fast test-deep bench bench-smoke bench-large thrift-start thrift-stop \
+	cluster-start cluster-stop clean

@@ -21,10 +21,24 @@ start() {
   if running; then echo "[thrift] already running on port $(cat "$PORTFILE") (pid $(cat "$PIDFILE"))"; return 0; fi
   local port=${PDELTA_THRIFT_PORT:-$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
   echo "[thrift] starting Spark Thrift Server with Delta on 127.0.0.1:$port (log: $STATE/server.log)"
+  # PDELTA_SPARK_MASTER (e.g. spark://127.0.0.1:7077 from scripts/spark_cluster.sh): the server is
+  # the driver of that cluster; its executors get Delta's jars shipped by the driver (--jars),
+  # one executor of one core on each of two workers. Unset: local[*], everything in one JVM.
+  local cluster=()
+  if [ -n "${PDELTA_SPARK_MASTER:-}" ]; then
+    echo "[thrift] on the cluster $PDELTA_SPARK_MASTER"
+    cluster=(--master "$PDELTA_SPARK_MASTER"
+      --jars "$(ls "$HOME_DIR"/.pdelta/jars/*.jar | paste -sd, -)"
+      --conf spark.executor.memory="${PDELTA_EXECUTOR_MEMORY:-768m}"
+      --conf spark.executor.cores=1
+      --conf spark.cores.max=2
+      --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}")
+  fi
   # setsid: the server gets its own process group, so stop can end the JVM and nothing else.
   setsid "$SPARK_HOME/bin/spark-submit" \
     --class org.apache.spark.sql.hive.thriftserver.HiveThriftServer2 \
     --name pdelta-thrift \
+    "${cluster[@]}" \
     --driver-memory "${PDELTA_THRIFT_DRIVER_MEMORY:-4g}" \
     --driver-class-path "$HOME_DIR/.pdelta/jars/*" \
     --driver-java-options "-Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
