@@ -5,7 +5,8 @@
 #     two stages: the paper's example in its old state (full build), then its new state
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
 #     shared algebra on Spark, seed loading); pdelta validate / explain; model contracts (a view's
-#     and a mirror's) that stop a build with nothing written; a Delta MERGE check
+#     and a mirror's) that stop a build with nothing written; grants applied and revoked (through a
+#     stand-in for the catalog's grants, macros/ops/grants_double.sql); a Delta MERGE check
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
 #     on the embedded session; over a Spark Thrift Server started here as the driver of a Spark
 #     standalone cluster (a master and two workers on 127.0.0.1, executors in their own JVMs):
@@ -64,6 +65,14 @@ dbt_lane() {  # target, local dir
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_d_contract :: This model has an enforced contract" \
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_addr_mirror :: This model has an enforced contract" \
     "test --target $target --vars '{paper_stage: new}' --select paper_d_contract paper_addr_mirror" \
+    "run --target $target --vars '{paper_stage: new, paper_grants: {select: [analysts, auditors]}}' --select paper_d_diff paper_addr_mirror" \
+    "run-operation assert_grants --target $target --args '{model_name: paper_d_diff, expected: {select: [analysts, auditors]}}'" \
+    "run-operation assert_grants --target $target --args '{model_name: paper_addr_mirror, expected: {select: [analysts, auditors]}}'" \
+    "run --target $target --vars '{paper_stage: new, paper_grants: {select: [auditors], modify: [etl]}}' --select paper_d_diff paper_addr_mirror" \
+    "run-operation assert_grants --target $target --args '{model_name: paper_d_diff, expected: {select: [auditors], modify: [etl]}}'" \
+    "run-operation assert_grants --target $target --args '{model_name: paper_addr_mirror, expected: {select: [auditors], modify: [etl]}}'" \
+    "run --target $target --full-refresh --vars '{paper_stage: new, paper_grants: {select: [auditors]}}' --select paper_d_diff" \
+    "run-operation assert_grants --target $target --args '{model_name: paper_d_diff, expected: {select: [auditors]}}'" \
     "! pdelta explain paper_d_diff --target $target --vars '$decl_changed, paper_on_schema_change: fail}' :: the next refresh will STOP" \
     "! run --target $target --vars '$decl_changed, paper_on_schema_change: fail}' --select paper_d_diff :: and on_schema_change is fail, so nothing was written" \
     "pdelta explain paper_d_diff --target $target --vars '$decl_changed}' --expect-mode rebuild" \
@@ -79,20 +88,23 @@ dbt_lane() {  # target, local dir
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 
-# The cluster lane, on the embedded session as the driver of the standalone cluster (target
-# `cluster`: executors in the workers' JVMs): the paper's example with its figures and
-# recomputation, then the randomized chain4 shape (25 scenarios, both plans, 2 refreshes each).
+# The cluster lane, after the Thrift tests (which ran on the cluster through its Thrift Server):
+# the paper's D refreshed with both plans over that server (D as the paper gives it, equal to its
+# recomputation, the six sets each plan emitted), then the randomized chain4 shape (25 scenarios,
+# both plans, 2 refreshes each) on target `cluster`, the embedded session as a second driver on
+# the same cluster (executors in the workers' JVMs).
 cluster_lane() {
+  local paper="+paper_d +paper_d_diff paper_d_recomputed paper_d_six_sets_emitted paper_d_complete_emitted"
+  echo "== cluster lane: the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER"
+  PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
+    "seed --target thrift --full-refresh" \
+    "run --target thrift --full-refresh --vars '{paper_stage: old}' --select $paper" \
+    "run --target thrift --vars '{paper_stage: new}' --select $paper" \
+    "test --target thrift --vars '{paper_stage: new}' --select paper_d paper_d_diff paper_d_six_sets_emitted paper_d_complete_emitted" \
+    || return 1
+  echo "== cluster lane: the randomized chain4 shape on target 'cluster'"
   export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/cluster"
   rm -rf "$PDELTA_LOCAL_DIR"
-  echo "== cluster lane: the paper's example on target 'cluster' ($PDELTA_SPARK_MASTER)"
-  python -m pdelta.runner \
-    "seed --target cluster --full-refresh" \
-    "run --target cluster --full-refresh --vars '{paper_stage: old}'" \
-    "test --target cluster --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
-    "run --target cluster --vars '{paper_stage: new}'" \
-    "test --target cluster --vars '{paper_stage: new}'" || return 1
-  echo "== cluster lane: the randomized chain4 shape on target 'cluster'"
   PDELTA_RANDOM_TARGET=cluster PDELTA_RANDOM_SHAPES=chain4 PDELTA_RANDOM_DIR="$PDELTA_LOCAL_DIR/randomized" \
     python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider -s
 }

@@ -22,6 +22,7 @@
 {% materialization capture, adapter='spark' %}
   {%- set m = pdelta.normalize_capture(config.get('pdelta_capture'), model.name) -%}
   {%- set target = this.incorporate(type='table') -%}
+  {%- set existed = pdelta.relation_exists(target) -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
   {%- set quarantine = pdelta.meta_relation(this, 'quarantine') -%}
@@ -148,6 +149,7 @@
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
   {%- do pdelta.persist_view_docs(target) -%}
+  {%- do pdelta.apply_model_grants(target, existed, full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

@@ -23,6 +23,7 @@
     {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so the body must be what it renders (run `pdelta validate` for details)") }}
   {%- endif -%}
   {%- set target = this.incorporate(type='table') -%}
+  {%- set existed = pdelta.relation_exists(target) -%}
   {%- set feed = pdelta.meta_relation(this, 'changes') -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
@@ -215,6 +216,7 @@
 
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
   {%- do pdelta.persist_view_docs(target, key + attrs_out) -%}
+  {%- do pdelta.apply_model_grants(target, existed, why_full | length > 0 or run_state.full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

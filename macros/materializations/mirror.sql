@@ -8,6 +8,7 @@
 {% materialization mirror, adapter='spark' %}
   {%- set m = pdelta.normalize_mirror(config.get('pdelta_mirror'), model.name) -%}
   {%- set target = this.incorporate(type='table') -%}
+  {%- set existed = pdelta.relation_exists(target) -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}
   {%- set stage = pdelta.meta_relation(this, 'stage') -%}
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
@@ -103,6 +104,7 @@
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
   {%- do pdelta.persist_view_docs(target, m['key'] + attrs) -%}
+  {%- do pdelta.apply_model_grants(target, existed, full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}

@@ -1,0 +1,39 @@
+{#- A stand-in for a catalog's grants, for this project's own test lane (open-source Spark has no
+    GRANT; Unity Catalog and Hive with authorization do): dbt-spark's grant statements, overridden
+    here in the root project, read and write the table `pdelta_grants_double` instead, with the
+    columns dbt-spark's `standardize_grants_dict` reads from `show grants`. When pdelta is
+    installed as a package these overrides are not used (dbt looks up its own macros in the root
+    project only). -#}
+{% macro spark__get_show_grant_sql(relation) %}
+  {%- set grants = api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double') -%}
+  {%- do run_query('create table if not exists ' ~ grants ~ ' (`relation` string, `Principal` string, '
+                   ~ '`ActionType` string, `ObjectType` string) using delta') -%}
+  select `Principal`, `ActionType`, `ObjectType` from {{ grants }} where `relation` = {{ pdelta.sql_literal(relation | string) }}
+{% endmacro %}
+
+{% macro spark__get_grant_sql(relation, privilege, grantees) %}
+  insert into {{ relation.schema }}.pdelta_grants_double values
+  ({{ pdelta.sql_literal(relation | string) }}, {{ pdelta.sql_literal(grantees[0]) }}, {{ pdelta.sql_literal(privilege) }}, 'TABLE')
+{% endmacro %}
+
+{% macro spark__get_revoke_sql(relation, privilege, grantees) %}
+  delete from {{ relation.schema }}.pdelta_grants_double where `relation` = {{ pdelta.sql_literal(relation | string) }}
+    and `Principal` = {{ pdelta.sql_literal(grantees[0]) }} and `ActionType` = {{ pdelta.sql_literal(privilege) }}
+{% endmacro %}
+
+{#- the grants the double holds for `model_name` must be exactly `expected` ({privilege: [grantees]}),
+    or the operation raises -#}
+{% macro assert_grants(model_name, expected) %}
+  {%- set relation = ref(model_name) -%}
+  {%- set got = {} -%}
+  {%- for row in run_query(spark__get_show_grant_sql(relation)).rows -%}
+    {%- do got.setdefault(row[1], []).append(row[0]) -%}
+  {%- endfor -%}
+  {%- for privilege in got -%}{%- do got.update({privilege: got[privilege] | sort}) -%}{%- endfor -%}
+  {%- set want = {} -%}
+  {%- for privilege, grantees in expected.items() -%}{%- do want.update({privilege: grantees | sort}) -%}{%- endfor -%}
+  {%- if got != want -%}
+    {{ exceptions.raise_compiler_error(relation ~ ' has the grants ' ~ tojson(got) ~ ', expected ' ~ tojson(want)) }}
+  {%- endif -%}
+  {{ log('pdelta: ' ~ relation ~ ' has the grants ' ~ tojson(got), info=true) }}
+{% endmacro %}
