@@ -35,6 +35,9 @@ thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its 
 thrift-stop: ## stop the Thrift Server started by thrift-start
 	@bash scripts/thrift_server.sh stop
 
+test-cluster: setup ## pdelta on a Spark standalone cluster: the paper's D and the kill points over a Thrift Server on it, a randomized shape (not in make test)
+	@bash scripts/test_cluster.sh
+
 cluster-start: setup ## start a Spark standalone cluster on 127.0.0.1: a master, two workers (prints its URL)
 	@bash scripts/spark_cluster.sh start
 
@@ -46,5 +49,5 @@ clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps v
 	@bash scripts/spark_cluster.sh stop || true
 	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs
 
-.PHONY: help setup demo test test-fast test-deep bench bench-smoke bench-large thrift-start thrift-stop \
+.PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large thrift-start thrift-stop \
 	cluster-start cluster-stop clean

@@ -8,18 +8,16 @@
 #     and a mirror's) that stop a build with nothing written; grants applied and revoked (through a
 #     stand-in for the catalog's grants, macros/ops/grants_double.sql); a Delta MERGE check
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
-#     on the embedded session; over a Spark Thrift Server started here as the driver of a Spark
-#     standalone cluster (a master and two workers on 127.0.0.1, executors in their own JVMs):
-#     apply strategies, SIGKILL fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
+#     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
+#     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
 #     capture as a user project runs it (tests/test_capture_thrift.py: raw JSON feeds read by the
 #     server, two formats joined in one view, quarantine); randomized equivalence + flag analysis
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
-#     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py);
-#     the cluster lane (after the Thrift tests, on the same cluster): the paper's example and one
-#     randomized shape with the embedded session as the cluster's driver (target `cluster`)
+#     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py)
+# The Spark standalone cluster lane is `make test-cluster` (scripts/test_cluster.sh).
 # Four streams run side by side, each with its own Spark JVM (the Thrift Server's, and one
-# embedded session per pytest process): the Thrift tests, then the cluster lane; the randomized
-# suite, then the bench smoke run; the capture module (one fixture that runs every raw format twice) and the feed
+# embedded session per pytest process): the Thrift tests; the randomized suite, then the bench
+# smoke run; the capture module (one fixture that runs every raw format twice) and the feed
 # contract's bad-row catalogue; in the foreground, the local lane, then the other modules. make
 # test is CPU-bound on small machines, so the split keeps the streams about equally long (one
 # that ends early leaves a core idle). The logs of the background ones are printed when they end.
@@ -88,34 +86,9 @@ dbt_lane() {  # target, local dir
     "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
 }
 
-# The cluster lane, after the Thrift tests (which ran on the cluster through its Thrift Server):
-# the paper's D refreshed with both plans over that server (D as the paper gives it, equal to its
-# recomputation, the six sets each plan emitted), then the randomized chain4 shape (25 scenarios,
-# both plans, 2 refreshes each) on target `cluster`, the embedded session as a second driver on
-# the same cluster (executors in the workers' JVMs).
-cluster_lane() {
-  local paper="+paper_d +paper_d_diff paper_d_recomputed paper_d_six_sets_emitted paper_d_complete_emitted"
-  echo "== cluster lane: the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER"
-  PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
-    "seed --target thrift --full-refresh" \
-    "run --target thrift --full-refresh --vars '{paper_stage: old}' --select $paper" \
-    "run --target thrift --vars '{paper_stage: new}' --select $paper" \
-    "test --target thrift --vars '{paper_stage: new}' --select paper_d paper_d_diff paper_d_six_sets_emitted paper_d_complete_emitted" \
-    || return 1
-  echo "== cluster lane: the randomized chain4 shape on target 'cluster'"
-  export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/cluster"
-  rm -rf "$PDELTA_LOCAL_DIR"
-  PDELTA_RANDOM_TARGET=cluster PDELTA_RANDOM_SHAPES=chain4 PDELTA_RANDOM_DIR="$PDELTA_LOCAL_DIR/randomized" \
-    python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider -s
-}
-
-echo "== starting a Spark standalone cluster on 127.0.0.1 (a master, two workers): the Thrift Server and the cluster lane run on it"
-bash scripts/spark_cluster.sh stop >/dev/null 2>&1 || true
+echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
-bash scripts/spark_cluster.sh start
-PDELTA_SPARK_MASTER="$(bash scripts/spark_cluster.sh url)"
-export PDELTA_SPARK_MASTER
-echo "== starting a Spark Thrift Server on the cluster (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"
+bash scripts/thrift_server.sh start
 thrift_pid=
 random_pid=
 capture_pid=
@@ -124,25 +97,15 @@ cleanup() {
   [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
   [ -n "$capture_pid" ] && kill "$capture_pid" 2>/dev/null
   bash scripts/thrift_server.sh stop
-  bash scripts/spark_cluster.sh stop
 }
 trap cleanup EXIT
-bash scripts/thrift_server.sh start
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
-echo "== [3/3] pytest over the Thrift Server, then the cluster lane (in the background; log: .pdelta/tests/thrift.log)"
-(
-  set +e  # the cluster lane runs whatever the Thrift tests gave; the verdict below has both
-  python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py -q -p no:cacheprovider \
-    --durations=5 -s
-  thrift_tests_rc=$?
-  cluster_lane
-  cluster_rc=$?
-  echo "[test] thrift pytest: $([ $thrift_tests_rc = 0 ] && echo ok || echo FAILED);" \
-       "cluster lane: $([ $cluster_rc = 0 ] && echo ok || echo FAILED)"
-  [ $thrift_tests_rc = 0 ] && [ $cluster_rc = 0 ]
-) > .pdelta/tests/thrift.log 2>&1 &
+echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
+python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py -q -p no:cacheprovider \
+  --durations=5 -s \
+  > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
 
 echo "== [3/3] pytest: randomized equivalence, then the benchmark harness's smoke run (in the background; log: .pdelta/tests/randomized.log)"
@@ -176,7 +139,7 @@ wait "$random_pid"
 random_rc=$?
 random_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
-echo "== pytest over the Thrift Server and the cluster lane (output of the background run)"
+echo "== pytest over the Thrift Server (output of the background run)"
 wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
@@ -184,5 +147,5 @@ grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \
-     "thrift pytest + cluster lane: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc); $((SECONDS - started))s"
+     "thrift pytest: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc); $((SECONDS - started))s"
 [ $local_rc = 0 ] && [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ]

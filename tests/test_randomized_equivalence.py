@@ -74,7 +74,12 @@ def harness(tmp_path_factory):
     write_project(project, ROOT, shapes)
     spark = session_from_profile(ROOT, target=TARGET)
     if TARGET == "cluster":  # executors in other JVMs than this driver, or the lane proves nothing
-        executors = [e.host() for e in spark.sparkContext._jsc.sc().statusTracker().getExecutorInfos()][1:]
+        executors = []
+        for _ in range(120):  # they register with the driver shortly after it starts
+            executors = [e.host() for e in spark.sparkContext._jsc.sc().statusTracker().getExecutorInfos()][1:]
+            if len(executors) >= 2:
+                break
+            time.sleep(1)
         assert spark.sparkContext.master.startswith("spark://") and len(executors) >= 2, \
             (spark.sparkContext.master, executors)
     spark.sql(f"create database if not exists {SCHEMA}")
