@@ -35,7 +35,7 @@ thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its 
 thrift-stop: ## stop the Thrift Server started by thrift-start
 	@bash scripts/thrift_server.sh stop
 
-test-cluster: setup ## pdelta on a Spark standalone cluster: the paper's D and the kill points over a Thrift Server on it, a randomized shape (not in make test)
+test-cluster: setup ## pdelta on a local Spark standalone cluster (paper's D, kill points, a randomized shape)
 	@bash scripts/test_cluster.sh
 
 cluster-start: setup ## start a Spark standalone cluster on 127.0.0.1: a master, two workers (prints its URL)

@@ -17,7 +17,9 @@ mkdir -p "$STATE"
 # the master and worker daemons are small: they only schedule
 export SPARK_DAEMON_MEMORY="${SPARK_DAEMON_MEMORY:-256m}"
 
-free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_port() {
+  .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
 alive() { [ -f "$STATE/$1.pid" ] && kill -0 "$(cat "$STATE/$1.pid")" 2>/dev/null; }
 
 daemon() {  # name, class, args...
@@ -51,7 +53,8 @@ PY
 )" = 2 ]; do
     for name in master worker1 worker2; do
       if ! alive "$name"; then
-        echo "[cluster] $name exited during start-up; last log lines:" >&2; tail -20 "$STATE/$name.log" >&2; stop; exit 1
+        echo "[cluster] $name exited during start-up; last log lines:" >&2
+        tail -20 "$STATE/$name.log" >&2; stop; exit 1
       fi
     done
     if [ $SECONDS -ge $deadline ]; then echo "[cluster] the workers did not register in time" >&2; stop; exit 1; fi

@@ -32,7 +32,8 @@ start() {
       --conf spark.executor.memory="${PDELTA_EXECUTOR_MEMORY:-768m}"
       --conf spark.executor.cores=1
       --conf spark.cores.max=2
-      --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}")
+      --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties \
+${PDELTA_JVM_OPTIONS:-}")
   fi
   # setsid: the server gets its own process group, so stop can end the JVM and nothing else.
   setsid "$SPARK_HOME/bin/spark-submit" \

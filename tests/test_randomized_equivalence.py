@@ -69,7 +69,8 @@ def harness(tmp_path_factory):
     shapes = make_shapes(rng, DEEP)
     if ONLY_SHAPES:
         unknown = set(ONLY_SHAPES) - {s.name for s in shapes}
-        assert not unknown, f"PDELTA_RANDOM_SHAPES names no shape {sorted(unknown)} (shapes: {[s.name for s in shapes]})"
+        assert not unknown, \
+            f"PDELTA_RANDOM_SHAPES names no shape {sorted(unknown)} (shapes: {[s.name for s in shapes]})"
         shapes = [s for s in shapes if s.name in ONLY_SHAPES]
     write_project(project, ROOT, shapes)
     spark = session_from_profile(ROOT, target=TARGET)

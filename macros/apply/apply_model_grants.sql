@@ -9,6 +9,7 @@
 {% macro apply_model_grants(relation, existed, full) %}
   {%- set grant_config = config.get('grants') -%}
   {%- if grant_config -%}
-    {%- do apply_grants(relation, grant_config, should_revoke(relation if existed else none, full_refresh_mode=full)) -%}
+    {%- set revoke = should_revoke(relation if existed else none, full_refresh_mode=full) -%}
+    {%- do apply_grants(relation, grant_config, revoke) -%}
   {%- endif -%}
 {% endmacro %}

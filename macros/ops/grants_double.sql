@@ -8,12 +8,14 @@
   {%- set grants = api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double') -%}
   {%- do run_query('create table if not exists ' ~ grants ~ ' (`relation` string, `Principal` string, '
                    ~ '`ActionType` string, `ObjectType` string) using delta') -%}
-  select `Principal`, `ActionType`, `ObjectType` from {{ grants }} where `relation` = {{ pdelta.sql_literal(relation | string) }}
+  select `Principal`, `ActionType`, `ObjectType` from {{ grants }}
+  where `relation` = {{ pdelta.sql_literal(relation | string) }}
 {% endmacro %}
 
 {% macro spark__get_grant_sql(relation, privilege, grantees) %}
   insert into {{ relation.schema }}.pdelta_grants_double values
-  ({{ pdelta.sql_literal(relation | string) }}, {{ pdelta.sql_literal(grantees[0]) }}, {{ pdelta.sql_literal(privilege) }}, 'TABLE')
+  ({{ pdelta.sql_literal(relation | string) }}, {{ pdelta.sql_literal(grantees[0]) }},
+   {{ pdelta.sql_literal(privilege) }}, 'TABLE')
 {% endmacro %}
 
 {% macro spark__get_revoke_sql(relation, privilege, grantees) %}
