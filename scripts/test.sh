@@ -25,13 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 started=$SECONDS
-# tiny data: adaptive execution and whole-stage codegen only add planning time per statement
-export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGEN=${PDELTA_SPARK_CODEGEN:-false}
-# Four JVMs share the cores and each compiles Spark's planner anew: G1's concurrent marking and
-# C2 compiles of code that runs a few thousand times were a fifth of the JVMs' CPU. The parallel
-# collector and 3x the C2 (tier 4) thresholds: 187 s instead of 234 s of JVM CPU for the local lane.
-export PDELTA_JVM_OPTIONS=${PDELTA_JVM_OPTIONS-"-XX:+UseParallelGC -XX:Tier4InvocationThreshold=15000 \
--XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000"}
+source scripts/test_settings.sh
 mkdir -p .pdelta/tests
 
 echo "== [1/3] shared delta model (Python <-> Jinja)"

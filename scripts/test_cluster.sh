@@ -15,9 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 started=$SECONDS
-export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGEN=${PDELTA_SPARK_CODEGEN:-false}
-export PDELTA_JVM_OPTIONS=${PDELTA_JVM_OPTIONS-"-XX:+UseParallelGC -XX:Tier4InvocationThreshold=15000 \
--XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000"}
+source scripts/test_settings.sh
 mkdir -p .pdelta/tests
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/spark_cluster.sh stop >/dev/null 2>&1 || true

@@ -30,7 +30,7 @@
   {%- set current = pdelta.resolve_relation(m['current']) if m['current'] else none -%}
   {%- set q = adapter.quote -%}
   {%- do pdelta.capture_raw_columns(m, raw) -%}
-  {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or not pdelta.relation_exists(batches)
+  {%- set full = should_full_refresh() or not existed or not pdelta.relation_exists(batches)
                  or not pdelta.relation_exists(quarantine) -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}

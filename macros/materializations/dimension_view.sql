@@ -50,7 +50,7 @@
   {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed']) -%}
   {%- set why_full = [] -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
-  {%- elif blog is none or blog['last'] < 0 or not pdelta.relation_exists(target) or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
+  {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- else -%}

@@ -22,7 +22,7 @@
   {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set staged = pdelta.staged_batch(stage) -%}
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
-  {%- set full = should_full_refresh() or not pdelta.relation_exists(target) or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
+  {%- set full = should_full_refresh() or not existed or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
   {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
       in one scan; a feed a pdelta capture writes is checked by the capture -#}
   {%- set lo = none if full else blog['consumed'].get('changes') -%}

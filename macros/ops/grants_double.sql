@@ -4,8 +4,13 @@
     columns dbt-spark's `standardize_grants_dict` reads from `show grants`. When pdelta is
     installed as a package these overrides are not used (dbt looks up its own macros in the root
     project only). -#}
+{#- the stand-in table, in the schema of the relation whose grants it holds -#}
+{% macro _grants_double(relation) %}
+  {{ return(api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double')) }}
+{% endmacro %}
+
 {% macro spark__get_show_grant_sql(relation) %}
-  {%- set grants = api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double') -%}
+  {%- set grants = _grants_double(relation) -%}
   {%- do run_query('create table if not exists ' ~ grants ~ ' (`relation` string, `Principal` string, '
                    ~ '`ActionType` string, `ObjectType` string) using delta') -%}
   select `Principal`, `ActionType`, `ObjectType` from {{ grants }}
@@ -13,13 +18,13 @@
 {% endmacro %}
 
 {% macro spark__get_grant_sql(relation, privilege, grantees) %}
-  insert into {{ relation.schema }}.pdelta_grants_double values
+  insert into {{ _grants_double(relation) }} values
   ({{ pdelta.sql_literal(relation | string) }}, {{ pdelta.sql_literal(grantees[0]) }},
    {{ pdelta.sql_literal(privilege) }}, 'TABLE')
 {% endmacro %}
 
 {% macro spark__get_revoke_sql(relation, privilege, grantees) %}
-  delete from {{ relation.schema }}.pdelta_grants_double where `relation` = {{ pdelta.sql_literal(relation | string) }}
+  delete from {{ _grants_double(relation) }} where `relation` = {{ pdelta.sql_literal(relation | string) }}
     and `Principal` = {{ pdelta.sql_literal(grantees[0]) }} and `ActionType` = {{ pdelta.sql_literal(privilege) }}
 {% endmacro %}
 
