@@ -6,7 +6,8 @@
 #     (incremental refresh; all data tests: the paper's figures, full recomputation, the
 #     shared algebra on Spark, seed loading); pdelta validate / explain; model contracts (a view's
 #     and a mirror's) that stop a build with nothing written; grants applied and revoked (through a
-#     stand-in for the catalog's grants, macros/ops/grants_double.sql); a Delta MERGE check
+#     stand-in for the catalog's grants, macros/ops/grants_double.sql); a Delta MERGE check; a
+#     mirror whose feed gained a column (on_schema_change: fail stops it, the default rebuilds it)
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
 #     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
 #     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
@@ -36,6 +37,9 @@ dbt_lane() {  # target, local dir
   # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
   # rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise it rebuilds
   local decl_changed="{paper_stage: new, paper_decl: narrowed"
+  # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
+  # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
+  local feed_gained="{paper_stage: new, paper_feed_column: true"
   export PDELTA_LOCAL_DIR="$2"
   rm -rf "$PDELTA_LOCAL_DIR"
   python -m pdelta.runner \
@@ -77,7 +81,11 @@ dbt_lane() {  # target, local dir
     "run-operation paper_feed_fault --target $target --args '{kind: behind}'" \
     "! run --target $target --vars '{paper_stage: new}' --select paper_d :: feed-seq-behind: 1 row(s) with a \`_pdelta_seq\` at or below" \
     "! pdelta explain paper_d --target $target :: the next refresh will STOP" \
-    "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'"
+    "run-operation assert_delta_merge --target $target --args '{model_name: smoke_delta}'" \
+    "! run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_changes paper_cust_mirror :: on_schema_change is fail, so nothing was written" \
+    "run --target $target --vars '$feed_gained}' --select paper_cust_mirror" \
+    "run-operation assert_mirror_gained_column --target $target --vars '$feed_gained}'" \
+    "run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_mirror"
 }
 
 echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"

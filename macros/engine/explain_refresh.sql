@@ -70,11 +70,11 @@
       {%- set counts = pdelta.change_counts('(' ~ changes_sql ~ ')') if pending else {} -%}
     {%- else -%}
       {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
-      {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix, this_rel.schema) -%}
-      {%- do pdelta.drop_plan(dry, this_rel.schema, check_first=true) -%}
-      {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__effective', this_rel.schema) -%}
+      {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix, this_rel) -%}
+      {%- do pdelta.drop_plan(dry, this_rel, check_first=true) -%}
+      {%- set final_sql = pdelta.run_plan(dry, dry_prefix ~ 'v__effective') -%}
       {%- set counts = pdelta.change_counts('(' ~ final_sql ~ ')') -%}
-      {%- do pdelta.drop_plan(dry, this_rel.schema) -%}
+      {%- do pdelta.drop_plan(dry, this_rel) -%}
     {%- endif -%}
     {%- set input_counts = {} -%}
     {%- for alias in view['order'] -%}

@@ -40,8 +40,9 @@
 {% endmacro %}
 
 {#- snapshot (or nothing) with the net effect of feed rows up to `hi` applied (less the rows
-    `exclude` quarantines: feed_range_sql) -#}
-{% macro mirror_rebuild_sql(changes, snapshot, key, attrs, hi, exclude=none) %}
+    `exclude` quarantines: feed_range_sql). `snapshot_gaps`: {column: type} of feed columns the
+    snapshot lacks (a column the feed gained after it; mirror_snapshot_gaps): NULL in its rows. -#}
+{% macro mirror_rebuild_sql(changes, snapshot, key, attrs, hi, exclude=none, snapshot_gaps={}) %}
   {%- set q = adapter.quote -%}
   {%- set cols = key + attrs -%}
   with feed as (
@@ -50,10 +51,25 @@
     {{ pdelta.net_effect_sql('feed', key, attrs) }}
   )
   {%- if snapshot %}
-  select {% for c in cols %}s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ snapshot }} as s
+  select
+    {%- for c in cols %} {% if c in snapshot_gaps %}cast(null as {{ snapshot_gaps[c] }}) as {{ q(c) }}
+    {%- else %}s.{{ q(c) }}{% endif %}{% if not loop.last %},{% endif %}{% endfor %}
+  from {{ snapshot }} as s
   left anti join net as n on {% for k in key %}s.{{ q(k) }} = n.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   union all
   {%- endif %}
   select {% for k in key %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
   from net where `_pdelta_type` in ('ins', 'upd', 'up', 'ups')
 {%- endmacro %}
+
+{#- {column: type} of the feed's attribute columns `attrs` (types from `feed_columns`, [[name,
+    type]]) that the snapshot lacks: the feed gained them after the snapshot was taken -#}
+{% macro mirror_snapshot_gaps(snapshot, attrs, feed_columns) %}
+  {%- set have = [] -%}
+  {%- for c in pdelta.state_columns(snapshot) -%}{%- do have.append(c[0] | lower) -%}{%- endfor -%}
+  {%- set gaps = {} -%}
+  {%- for c in feed_columns if c[0] in attrs and (c[0] | lower) not in have -%}
+    {%- do gaps.update({c[0]: c[1]}) -%}
+  {%- endfor -%}
+  {{ return(gaps) }}
+{% endmacro %}

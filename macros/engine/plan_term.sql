@@ -10,6 +10,7 @@
              columns: their names}. Statements other than the one filling that table read the
              rows from it instead of computing them (one scratch table holds a level's Δ and ∇:
              half the statements of one table per term).
+      table  for a 'table' term: its qualified name (scratch_relation: beside the view)
     The executor (run_plan) turns the records into statements; `pdelta explain` prints them. -#}
 {% macro plan_term(name, rule, reads, sql, kept='inline', stored=none) %}
   {{ return({'name': name, 'rule': rule, 'reads': reads, 'sql': sql | trim, 'kept': kept, 'stored': stored}) }}
@@ -25,8 +26,10 @@
   {%- endset -%}
   {%- do delta.update({'stored': {'term': name, 'table': table, 'part': 'delta', 'columns': columns}}) -%}
   {%- do nabla.update({'stored': {'term': name, 'table': table, 'part': 'nabla', 'columns': columns + ['_pdelta_flag']}}) -%}
-  {{ return(pdelta.plan_term(name, 'scratch table: ' ~ delta['name'] ~ ' and ' ~ nabla['name'] ~ ', told apart by `_pdelta_part`',
-                             [delta['name'], nabla['name']], pair_sql, 'table')) }}
+  {%- set rule = 'scratch table: ' ~ delta['name'] ~ ' and ' ~ nabla['name'] ~ ', told apart by `_pdelta_part`' -%}
+  {%- set pair = pdelta.plan_term(name, rule, [delta['name'], nabla['name']], pair_sql, 'table') -%}
+  {%- do pair.update({'table': table}) -%}
+  {{ return(pair) }}
 {% endmacro %}
 
 {#- One statement: `select <select> from <final>` with `final` and every inline term it

@@ -6,21 +6,22 @@
     view:   normalized declaration (normalize_declaration)
     inputs: alias -> {state, changes: relation names; columns: [[name, type]] of the state;
                       lo: last consumed sequence or none; hi: upper bound of this refresh}
-    schema: where the terms worth materializing are kept as scratch tables (the small,
-            delta-sized results that later terms read more than once: each relation's
-            projected Δ/∇ in `X__prj_sets`, each join level's Δ/∇ in `jN__sets`); none
-            keeps every term inline (one statement: explain, plan_preview). Every term is
+    home:   the view's relation: the terms worth materializing are kept as scratch tables beside
+            it, in its catalog and schema (the small, delta-sized results that later terms read
+            more than once: each relation's projected Δ/∇ in `X__prj_sets`, each join level's
+            Δ/∇ in `jN__sets`); none keeps every term inline (one statement: explain,
+            plan_preview). Every term is
             referenced by its own name; plan_statement reads a stored one from its table.
 
     Per relation X: X__changes (feed range) -> X__net_effect -> X__delta/X__nabla (Fig. 4)
     -> X__sel_* (selection rule, if X has a predicate) -> X__prj_* (projection rule, renaming
     columns to `X__col`). Then one join step per non-root relation, root first (jN__*), and
     the view's projection (v__delta, v__nabla), Fig. 6 (v__changes) and v__effective. -#}
-{% macro refresh_plan(view, inputs, prefix='', schema=none) %}
-  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix, schema)) }}
+{% macro refresh_plan(view, inputs, prefix='', home=none) %}
+  {{ return(adapter.dispatch('refresh_plan', 'pdelta')(view, inputs, prefix, home)) }}
 {% endmacro %}
 
-{% macro default__refresh_plan(view, inputs, prefix='', schema=none) %}
+{% macro default__refresh_plan(view, inputs, prefix='', home=none) %}
   {%- set q = adapter.quote -%}
   {%- set P = prefix -%}
   {%- set plan = [] -%}
@@ -30,7 +31,7 @@
       a relation joined so far has pending rows. -#}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- set tables = [] -%}
-  {%- if schema is not none -%}
+  {%- if home is not none -%}
     {%- set reached = namespace(any=false) -%}
     {%- for alias in view['order'] -%}
       {%- if alias in pending -%}
@@ -78,7 +79,8 @@
           pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
     {%- do plan.extend([delta_term, nabla_term]) -%}
     {%- if (X ~ 'prj_sets') in tables -%}
-      {%- do plan.append(pdelta.stored_pair(X ~ 'prj_sets', schema ~ '.' ~ X ~ 'prj_sets', delta_term, nabla_term, names)) -%}
+      {%- do plan.append(pdelta.stored_pair(X ~ 'prj_sets', pdelta.scratch_relation(home, X ~ 'prj_sets'),
+                                            delta_term, nabla_term, names)) -%}
     {%- endif -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'prj_new', '§5.4 projection of the state', [cur ~ 'new'],
           pdelta.projection_sql(cur ~ 'new', cols))) -%}
@@ -130,7 +132,8 @@
           'select * from ' ~ parts | join(' union select * from ')) -%}
     {%- do plan.append(nabla_term) -%}
     {%- if (n ~ '__sets') in tables -%}
-      {%- do plan.append(pdelta.stored_pair(n ~ '__sets', schema ~ '.' ~ n ~ '__sets', delta_term, nabla_term, s['cols'] + t['cols'])) -%}
+      {%- do plan.append(pdelta.stored_pair(n ~ '__sets', pdelta.scratch_relation(home, n ~ '__sets'),
+                                            delta_term, nabla_term, s['cols'] + t['cols'])) -%}
     {%- endif -%}
     {#- a loop-local `set` would not outlive the loop; update the composite in place -#}
     {%- do s.update({'name': n ~ '_', 'cols': s['cols'] + t['cols']}) -%}
@@ -159,42 +162,52 @@
   {{ return(plan) }}
 {% endmacro %}
 
+{#- A scratch table of the plan of the view `home`: beside it, in its catalog and schema (under
+    Unity Catalog's three-part names too), rendered as its qualified name -#}
+{% macro scratch_relation(home, name) %}
+  {{ return(home.incorporate(path={'identifier': name}, type='table') | string) }}
+{% endmacro %}
+
 {#- Runs the plan: each term kept as a table is written to its scratch table (parquet; names
     carry the model's prefix so they cannot clash) by one statement, with the inline terms it
     reads as CTEs; returns the statement that reads `final`. Neither one WITH statement nor
     cached temp views suit the rules plan on Spark: both make it re-analyze and re-optimize
     every shared term inside each reader; a scratch table is a plain scan. -#}
-{% macro run_plan(plan, final, schema) %}
+{% macro run_plan(plan, final) %}
   {%- for term in plan if term['kept'] == 'table' -%}
     {%- call statement('pdelta_scratch') -%}
-      create table {{ schema }}.{{ term['name'] }} using parquet as {{ pdelta.plan_statement(plan, term['name']) }}
+      create table {{ term['table'] }} using parquet as {{ pdelta.plan_statement(plan, term['name']) }}
     {%- endcall -%}
   {%- endfor -%}
   {{ return(pdelta.plan_statement(plan, final)) }}
 {% endmacro %}
 
-{#- drops the plan's scratch tables; with check_first, only those that exist (a crashed run's
-    leftovers): from dbt's relation cache when `cached` (a `dbt run` lists the model's schema once
-    at its start, so this costs no statement), else found with one listing (run-operation has no
-    cache) -#}
-{% macro drop_plan(plan, schema, check_first=false, cached=false) %}
-  {%- set names = [] -%}
-  {%- for term in plan if term['kept'] == 'table' -%}{%- do names.append(term['name'] | lower) -%}{%- endfor -%}
-  {%- if check_first and names and cached -%}
+{#- drops the scratch tables of the plan of the view `home`; with check_first, only those that
+    exist (a crashed run's leftovers): from dbt's relation cache when `cached` (a `dbt run` lists
+    the model's schema once at its start, so this costs no statement), else found with one
+    listing (run-operation has no cache) -#}
+{% macro drop_plan(plan, home, check_first=false, cached=false) %}
+  {%- set kept = [] -%}
+  {%- for term in plan if term['kept'] == 'table' -%}{%- do kept.append(term) -%}{%- endfor -%}
+  {%- if check_first and kept and cached -%}
     {%- set found = [] -%}
-    {%- for name in names -%}
-      {%- if adapter.get_relation(database=none, schema=schema, identifier=name) is not none -%}
-        {%- do found.append(name) -%}
+    {%- for term in kept -%}
+      {%- set name = term['name'] | lower -%}
+      {%- if adapter.get_relation(database=home.database, schema=home.schema, identifier=name) is not none -%}
+        {%- do found.append(term) -%}
       {%- endif -%}
     {%- endfor -%}
-    {%- set names = found -%}
-  {%- elif check_first and names -%}
+    {%- set kept = found -%}
+  {%- elif check_first and kept -%}
     {%- set found = [] -%}
-    {%- set listed = run_query('show tables in ' ~ schema ~ " like '" ~ names[0].split('__pdelta_')[0] ~ "__pdelta_*'") -%}
+    {%- set listed = run_query('show tables in ' ~ home.include(identifier=false) ~ " like '"
+                               ~ kept[0]['name'].split('__pdelta_')[0] ~ "__pdelta_*'") -%}
     {%- for row in listed.rows -%}{%- do found.append(row['tableName'] | lower) -%}{%- endfor -%}
-    {%- set names = names | select('in', found) | list -%}
+    {%- set still = [] -%}
+    {%- for term in kept if (term['name'] | lower) in found -%}{%- do still.append(term) -%}{%- endfor -%}
+    {%- set kept = still -%}
   {%- endif -%}
-  {%- for name in names | reverse -%}
-    {%- call statement('pdelta_drop') -%} drop table if exists {{ schema }}.{{ name }} {%- endcall -%}
+  {%- for term in kept | reverse -%}
+    {%- call statement('pdelta_drop') -%} drop table if exists {{ term['table'] }} {%- endcall -%}
   {%- endfor -%}
 {% endmacro %}

@@ -32,6 +32,28 @@
   {%- do pdelta.capture_raw_columns(m, raw) -%}
   {%- set full = should_full_refresh() or not existed or not pdelta.relation_exists(batches)
                  or not pdelta.relation_exists(quarantine) -%}
+  {#- what defines the feed's rows (the raw relation, the format and how records are parsed, the
+      key, the columns with their types), kept with each full build: a capture declared otherwise
+      since re-reads every raw record (a full build), or stops (on_schema_change: fail) -#}
+  {%- set extent = {'raw': raw | string, 'columns': []} -%}
+  {%- for c in m['key'] + m['attrs'] -%}{%- do extent['columns'].append([c, m['types'][c]]) -%}{%- endfor -%}
+  {%- set not_defining = ['raw', 'types', 'attrs', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records'] -%}
+  {%- for part, value in m.items() if part not in not_defining -%}
+    {%- do extent.update({part: value}) -%}
+  {%- endfor -%}
+  {%- set declared = pdelta.table_declaration_record(extent) -%}
+  {%- set blog = none if full else pdelta.batch_log_state(batches) -%}
+  {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
+  {%- if changed and pdelta.rebuild_options(config)['on_schema_change'] == 'fail' -%}
+    {{ exceptions.raise_compiler_error('pdelta: capture ' ~ model.name ~ ': its declaration changed since its feed was'
+          ~ ' built (' ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was written. Run it with'
+          ~ ' --full-refresh to read every raw record again under the new declaration (or set on_schema_change to'
+          ~ ' another value: the run then does so by itself).') }}
+  {%- elif changed -%}
+    {{ log('pdelta: capture ' ~ model.name ~ ': its declaration changed since its feed was built (' ~ changed | join('; ')
+           ~ '): every raw record is read again, as with --full-refresh', info=true) }}
+    {%- set full = true -%}
+  {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
     {#- batch ids (the feed's sequence) keep growing across a full refresh, so readers of the
@@ -45,7 +67,6 @@
     {%- endcall -%}
     {%- set wm = {} -%}{%- set batch_id = [batch_id, 1] | max -%}
   {%- else -%}
-    {%- set blog = pdelta.batch_log_state(batches) -%}
     {%- set wm = blog['consumed'] -%}
     {%- set batch_id = blog['last'] + 1 -%}
   {%- endif -%}
@@ -144,7 +165,15 @@
     {%- for row in rows -%}
       {%- do row.update({'batch_id': batch_id | int, 'counts': tojson(counts), 'mode': mode}) -%}
     {%- endfor -%}
-    {%- do pdelta.write_batch_log(batches, rows, create=not pdelta.relation_exists(batches)) -%}
+    {#- the declaration, with the full build it holds for, in the commit's own statement (a capture
+        built by an earlier pdelta takes the one it runs now) -#}
+    {%- set props = {} -%}
+    {%- if full or blog['declaration'] is none -%}
+      {%- set kept = {'v': 1, 'fingerprint': declared['fingerprint'], 'extent': declared['extent'],
+                      'since_full': batch_id | int if full else blog['last_full']} -%}
+      {%- do props.update({'pdelta.declaration': pdelta.sql_literal(tojson(kept))}) -%}
+    {%- endif -%}
+    {%- do pdelta.write_batch_log(batches, rows, props, create=not pdelta.relation_exists(batches)) -%}
     {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}

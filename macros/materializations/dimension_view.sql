@@ -129,15 +129,15 @@
           {%- else -%}
             {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-            {%- set plan = pdelta.refresh_plan(view, inputs, prefix, this.schema) -%}
-            {%- do pdelta.drop_plan(plan, this.schema, check_first=true, cached=true) -%}
-            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', this.schema) -%}
+            {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
+            {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
+            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
           {%- endif -%}
           {%- call statement('stage') -%}
             create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
           {%- endcall -%}
           {%- do adapter.cache_added(stage) -%}
-          {%- if rules -%}{%- do pdelta.drop_plan(plan, this.schema) -%}{%- endif -%}
+          {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}

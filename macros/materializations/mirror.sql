@@ -23,6 +23,26 @@
   {%- set staged = pdelta.staged_batch(stage) -%}
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {%- set full = should_full_refresh() or not existed or blog is none or blog['last'] < 0 or blog['full_pending'] -%}
+  {#- what defines the mirror's rows (its feed's columns and types, key, feed, snapshot), kept with
+      each full build: a feed that gained, lost or retyped a column since rebuilds the mirror, or
+      stops the run (on_schema_change: fail), before anything is read or written -#}
+  {%- set declared_columns = [] -%}
+  {%- for c in m['key'] + attrs -%}
+    {%- for f in feed_columns if f[0] == c -%}{%- do declared_columns.append([c, f[1]]) -%}{%- endfor -%}
+  {%- endfor -%}
+  {%- set declared = pdelta.table_declaration_record({'changes': changes | string, 'key': m['key'],
+        'columns': declared_columns, 'snapshot': none if snapshot is none else snapshot | string}) -%}
+  {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
+  {%- if changed and pdelta.rebuild_options(config)['on_schema_change'] == 'fail' -%}
+    {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ': its feed ' ~ changes ~ ' changed since'
+          ~ ' the mirror was built (' ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was'
+          ~ ' written. Run it with --full-refresh to rebuild it from the feed as it is now (or set on_schema_change'
+          ~ ' to another value: the run then rebuilds it by itself).') }}
+  {%- elif changed -%}
+    {{ log('pdelta: mirror ' ~ model.name ~ ': its feed changed since the mirror was built (' ~ changed | join('; ')
+           ~ '): rebuilt in full from the snapshot and the whole feed', info=true) }}
+    {%- set full = true -%}
+  {%- endif -%}
   {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
       in one scan; a feed a pdelta capture writes is checked by the capture -#}
   {%- set lo = none if full else blog['consumed'].get('changes') -%}
@@ -49,7 +69,8 @@
   {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
-    {%- set rebuild_sql = pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude) -%}
+    {%- set gaps = pdelta.mirror_snapshot_gaps(snapshot, attrs, feed_columns) if snapshot is not none else {} -%}
+    {%- set rebuild_sql = pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude, gaps) -%}
     {%- do pdelta.assert_contract(rebuild_sql) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior='empty' if blog is none else blog) -%}
@@ -57,7 +78,7 @@
     {%- for st in pdelta.create_target_statements(target, rebuild_sql, m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started) -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, declaration=declared) -%}
     {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -98,7 +119,9 @@
       {%- set counts = summary['counts'] -%}
       {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0], summary['range_var']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog) -%}
+      {#- a mirror built before its columns were kept takes the ones it runs now as its own -#}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog,
+            declaration=declared if blog['declaration'] is none else none) -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}

@@ -72,7 +72,8 @@ def view_decl(root_fmt: str, joined_fmt: str) -> dict:
 
 def capture_sql(decl: dict) -> str:
     return ("{%- set c = " + json.dumps(decl) + " -%}\n"
-            "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+            "{{ config(materialized='capture', pdelta_capture=c, on_schema_change=var('capture_on_schema_change', 'ignore')) }}\n"
+            "{{ pdelta.capture(c) }}\n")
 
 
 def mirror_sql(name: str, fmt: str) -> str:

@@ -3,5 +3,6 @@
 -- (`upsert: merge`) instead of the default delete_insert, so both apply paths meet the
 -- paper's figures.
 {%- set m = {'changes': 'paper_cust_changes', 'key': ['cid'], 'snapshot': 'paper_cust_old'} -%}
-{{ config(materialized='mirror', pdelta_mirror=m, pdelta_apply={'upsert': 'merge'}) }}
+{{ config(materialized='mirror', pdelta_mirror=m, pdelta_apply={'upsert': 'merge'},
+          on_schema_change=var('paper_on_schema_change', 'ignore')) }}
 {{ pdelta.mirror(m) }}
