@@ -30,11 +30,18 @@
     {%- do inp.update({'lo': lo, 'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}
-  {%- set stops = [] -%}{%- set quarantine = [] -%}
+  {%- set stops = [] -%}{%- set quarantine = [] -%}{%- set rebuilt_inputs = [] -%}
   {%- if built -%}
     {%- set contract_opts = pdelta.contract_options(node.config) -%}
     {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
     {%- set by = pdelta.violations_by_action(violations) -%}
+    {#- feeds their captures rebuilt: the run rebuilds the view instead of stopping, when nothing else stops it -#}
+    {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, consumed) -%}
+    {%- set other_stops = by['stop'] | reject('in', rebuilt_feeds['violations']) | list -%}
+    {%- if rebuilt_feeds['reasons'] and not other_stops -%}
+      {%- do rebuilt_inputs.extend(rebuilt_feeds['reasons']) -%}
+      {%- do by.update({'stop': []}) -%}
+    {%- endif -%}
     {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- for v in by['quarantine'] -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- do pdelta.exclude_bad_rows(inputs, by['quarantine'], contract_opts) -%}
@@ -60,6 +67,7 @@
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
+      'rebuilt_inputs': rebuilt_inputs,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
       'on_schema_change': pdelta.rebuild_options(node.config)['on_schema_change']} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}

@@ -100,44 +100,63 @@
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
       {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
-      {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
-      {%- set pending = pdelta.pending_inputs(view, inputs) -%}
-      {%- if bad_aliases -%}
-        {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
-        {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
-               ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
-      {%- endif -%}
-      {%- if pending -%}
-        {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
-            view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
-        {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, costs=blog['costs']) -%}
-        {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
-          {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
-          {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
-          {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
-                [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing, declared) -%}
-          {%- set run_state.full = true -%}
-        {%- else -%}
-          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
-          {%- if choice['mode'] == 'rebuild' -%}
-            {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
-                and the view, so the feed stays an exact, complete change feed -#}
-            {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
-          {%- elif not rules -%}
-            {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
-            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
+      {#- a feed its pdelta capture rebuilt after this view consumed it (feeds_rebuilt_by_capture): the
+          view rebuilds in full, when nothing else stops the run -#}
+      {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, blog['consumed']) -%}
+      {%- set other_stops = pdelta.violations_by_action(violations)['stop']
+                            | reject('in', rebuilt_feeds['violations']) | list -%}
+      {%- if rebuilt_feeds['reasons'] and not other_stops -%}
+        {%- set pending = [] -%}
+        {%- set full_ranges = {} -%}
+        {%- for alias in view['order'] -%}
+          {%- do full_ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'],
+                                             'position': inputs[alias].get('position')}}) -%}
+        {%- endfor -%}
+        {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': none}
+                         if refresh_opts['learned'] else none -%}
+        {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, full_ranges,
+              rebuilt_feeds['reasons'], blog, timing, declared) -%}
+        {%- set run_state.full = true -%}
+      {%- else -%}
+        {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
+        {%- set pending = pdelta.pending_inputs(view, inputs) -%}
+        {%- if bad_aliases -%}
+          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
+          {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
+                 ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
+        {%- endif -%}
+        {%- if pending -%}
+          {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
+              view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
+          {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, costs=blog['costs']) -%}
+          {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
+            {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
+            {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
+            {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
+                  [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing, declared) -%}
+            {%- set run_state.full = true -%}
           {%- else -%}
-            {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
-            {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-            {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
-            {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
-            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
+            {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
+            {%- if choice['mode'] == 'rebuild' -%}
+              {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
+                  and the view, so the feed stays an exact, complete change feed -#}
+              {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+            {%- elif not rules -%}
+              {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
+              {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
+            {%- else -%}
+              {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+              {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+              {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
+              {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
+              {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
+            {%- endif -%}
+            {%- call statement('stage') -%}
+              create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
+            {%- endcall -%}
+            {%- do adapter.cache_added(stage) -%}
+            {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
           {%- endif -%}
-          {%- call statement('stage') -%}
-            create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
-          {%- endcall -%}
-          {%- do adapter.cache_added(stage) -%}
-          {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}

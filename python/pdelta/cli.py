@@ -293,6 +293,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict) -> int:
             mode = "rebuild"
             say("  the next refresh REBUILDS the view in full (its feed starts over): the declaration changed since "
                 "the last full build (" + "; ".join(changed) + ")")
+        elif info.get("rebuilt_inputs"):
+            mode = "rebuild"
+            say("  the next refresh REBUILDS the view in full (its feed starts over): "
+                + "; ".join(info["rebuilt_inputs"]))
         if args.expect_mode is not None and args.expect_mode != mode:
             failed.append(f"pdelta explain: expected the next refresh to be {args.expect_mode}, it will be {mode}")
         if args.expect_emits is not None:
