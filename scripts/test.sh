@@ -12,7 +12,9 @@
 #     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
 #     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
 #     capture as a user project runs it (tests/test_capture_thrift.py: raw JSON feeds read by the
-#     server, two formats joined in one view, quarantine); randomized equivalence + flag analysis
+#     server, two formats joined in one view, quarantine), then docs/use-in-your-project.md
+#     followed in an empty folder on its own embedded session (tests/test_user_guide.py: it is in
+#     this stream for its length only); randomized equivalence + flag analysis
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
 #     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py)
 # The Spark standalone cluster lane is `make test-cluster` (scripts/test_cluster.sh).
@@ -105,7 +107,8 @@ PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 
 echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
-python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py -q -p no:cacheprovider \
+python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py tests/test_user_guide.py \
+  -q -p no:cacheprovider \
   --durations=5 -s \
   > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
@@ -129,7 +132,7 @@ echo "== [3/3] pytest: the other modules"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
   --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
   --ignore tests/test_capture_thrift.py --ignore tests/test_capture.py --ignore tests/test_feed_contract.py \
-  --ignore tests/test_bench_smoke.py
+  --ignore tests/test_bench_smoke.py --ignore tests/test_user_guide.py
 rc=$?
 echo "== pytest: capture of every raw format, the feed contract (output of the background run)"
 wait "$capture_pid"
