@@ -33,6 +33,9 @@ mkdir -p .pdelta/tests
 
 echo "== [1/3] shared delta model (Python <-> Jinja)"
 pdelta gen-macros --check
+# the dbt-databricks virtualenv of tests/test_databricks.py, set up while the streams run (its
+# downloads wait on the network); the test waits for it
+bash scripts/databricks_venv.sh > .pdelta/tests/databricks_venv.log 2>&1 &
 
 dbt_lane() {  # target, local dir
   local target=$1
