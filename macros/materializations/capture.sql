@@ -44,21 +44,19 @@
   {%- set declared = pdelta.table_declaration_record(extent) -%}
   {%- set blog = none if full else pdelta.batch_log_state(batches) -%}
   {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
-  {%- if changed and pdelta.rebuild_options(config)['on_schema_change'] == 'fail' -%}
-    {{ exceptions.raise_compiler_error('pdelta: capture ' ~ model.name ~ ': its declaration changed since its feed was'
-          ~ ' built (' ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was written. Run it with'
-          ~ ' --full-refresh to read every raw record again under the new declaration (or set on_schema_change to'
-          ~ ' another value: the run then does so by itself).') }}
-  {%- elif changed -%}
-    {{ log('pdelta: capture ' ~ model.name ~ ': its declaration changed since its feed was built (' ~ changed | join('; ')
-           ~ '): every raw record is read again, as with --full-refresh', info=true) }}
+  {%- if pdelta.rebuild_on_declaration_change(changed, 'capture ' ~ model.name ~ ': its declaration changed since its'
+        ~ ' feed was built', 'every raw record is read again, as with --full-refresh',
+        'read every raw record again under the new declaration') -%}
     {%- set full = true -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
     {#- batch ids (the feed's sequence) keep growing across a full refresh, so readers of the
         feed never see a sequence go back -#}
-    {%- set batch_id = pdelta.batch_log_state(batches)['last'] + 1 if pdelta.relation_exists(batches) else 1 -%}
+    {#- the log state, when the declaration check read it already -#}
+    {%- set prior = blog if blog is not none
+                    else (pdelta.batch_log_state(batches) if pdelta.relation_exists(batches) else none) -%}
+    {%- set batch_id = prior['last'] + 1 if prior is not none else 1 -%}
     {%- call statement('create_quarantine') -%}
       create or replace table {{ quarantine }}
         (`batch_id` bigint, `reason` string, `detail` string, `raw_record` string, `position` bigint, `seq` bigint,

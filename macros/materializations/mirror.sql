@@ -33,14 +33,8 @@
   {%- set declared = pdelta.table_declaration_record({'changes': changes | string, 'key': m['key'],
         'columns': declared_columns, 'snapshot': none if snapshot is none else snapshot | string}) -%}
   {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
-  {%- if changed and pdelta.rebuild_options(config)['on_schema_change'] == 'fail' -%}
-    {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ': its feed ' ~ changes ~ ' changed since'
-          ~ ' the mirror was built (' ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was'
-          ~ ' written. Run it with --full-refresh to rebuild it from the feed as it is now (or set on_schema_change'
-          ~ ' to another value: the run then rebuilds it by itself).') }}
-  {%- elif changed -%}
-    {{ log('pdelta: mirror ' ~ model.name ~ ': its feed changed since the mirror was built (' ~ changed | join('; ')
-           ~ '): rebuilt in full from the snapshot and the whole feed', info=true) }}
+  {%- if pdelta.rebuild_on_declaration_change(changed, 'mirror ' ~ model.name ~ ': its feed changed since the mirror'
+        ~ ' was built', 'rebuilt in full from the snapshot and the whole feed', 'rebuild it from the feed as it is now') -%}
     {%- set full = true -%}
   {%- endif -%}
   {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
