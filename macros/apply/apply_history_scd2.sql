@@ -16,7 +16,7 @@
 {#- the history's first rows: every row of the relation, current from batch `batch_id` -#}
 {% macro create_history_sql(history, target, key, attrs, batch_id) %}
   {%- set q = adapter.quote -%}
-  create or replace table {{ history }} using delta as
+  create table {{ history }} using delta as
   select {% for c in key + attrs %}{{ q(c) }}, {% endfor %}cast({{ batch_id | int }} as bigint) as `_pdelta_valid_from`,
          cast(null as bigint) as `_pdelta_valid_to`, true as `_pdelta_is_current`,
          current_timestamp() as `_pdelta_valid_from_at`, cast(null as timestamp) as `_pdelta_valid_to_at`

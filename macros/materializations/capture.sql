@@ -100,11 +100,8 @@
         all, may hide such an attempt: cleared too. -#}
     {%- set staged = none if full else pdelta.staged_batch(stage) -%}
     {%- set earlier_attempt = not full and (staged is none or staged['batch_id'] == batch_id | int) -%}
-    {%- call statement('stage') -%}
-      create or replace table {{ stage }} using delta
-      {{ pdelta.stage_properties(batch_id, {'raw': {'changes': raw, 'lo': lo, 'hi': hi}}) }} as
-      {{ pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo) }}
-    {%- endcall -%}
+    {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, {'raw': {'changes': raw, 'lo': lo, 'hi': hi}}),
+          pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo)) -%}
     {%- set tally = {'total': 0, 'ok': 0, 'duplicates': 0} -%}{%- set reasons = {} -%}
     {%- set res = run_query('select `_reason`, `_dup`, count(*), max(case when `_reason` is null then `_seq` end) from ' ~ stage ~ ' group by 1, 2') -%}
     {%- set ns = namespace(seq_hi=seq_lo) -%}
@@ -139,7 +136,7 @@
     {%- endif -%}
     {%- if full -%}
       {%- call statement('main') -%}
-        create or replace table {{ target }} using delta as
+        create {{ 'or replace ' if pdelta.relation_exists(target) }}table {{ target }} using delta as
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
       {%- endcall -%}
     {%- else -%}

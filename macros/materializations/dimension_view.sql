@@ -151,10 +151,7 @@
               {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
               {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
             {%- endif -%}
-            {%- call statement('stage') -%}
-              create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as {{ changes_sql }}
-            {%- endcall -%}
-            {%- do adapter.cache_added(stage) -%}
+            {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), changes_sql) -%}
             {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
           {%- endif -%}
         {%- endif -%}

@@ -95,8 +95,7 @@
           {{ log('pdelta: mirror ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract into '
                  ~ pdelta.meta_relation(this, 'quarantine'), info=true) }}
         {%- endif -%}
-        {%- call statement('stage') -%}
-          create or replace table {{ stage }} using delta {{ pdelta.stage_properties(batch_id, ranges) }} as
+        {%- set net_sql -%}
           with feed as (
             {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], r['lo'], r['hi'], exclude) }}
           ), net as (
@@ -104,8 +103,8 @@
           )
           select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
           from net where `_pdelta_type` is not null
-        {%- endcall -%}
-        {%- do adapter.cache_added(stage) -%}
+        {%- endset -%}
+        {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), net_sql) -%}
       {%- endif -%}
       {#- into the key-range variable only when the apply prunes by it (else one plain query) -#}
       {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name,
