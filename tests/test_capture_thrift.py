@@ -62,6 +62,24 @@ DIM = {"root": "r", "relations": {
           "columns": {"u_score": "score", "u_bio": "bio"}, "where": "bio is not null"},
 }}
 DIM_COLUMNS = ["id", "name", "city", "u_score", "u_bio"]
+# the quarantine fixture's capture enforces a dbt contract on its feed's columns (with var
+# capture_contract_break: `name` declared an int, and a build must stop) and grants select
+CONTRACT_YML = """version: 2
+models:
+  - name: bad_capture
+    config:
+      contract: {enforced: true}
+      grants: {select: [analysts]}
+    columns:
+      - {name: id, data_type: int}
+      - {name: name, data_type: "{{ 'int' if var('capture_contract_break', false) else 'string' }}"}
+      - {name: city, data_type: string}
+      - {name: score, data_type: int}
+      - {name: bio, data_type: string}
+      - {name: _pdelta_before, data_type: "struct<name: string, city: string, score: int, bio: string>"}
+      - {name: _pdelta_type, data_type: string}
+      - {name: _pdelta_seq, data_type: bigint}
+"""
 
 
 def raw_rows(sim: feeds.Sim, name: str, b: int) -> list[dict]:
@@ -87,6 +105,10 @@ def write_project(root: Path) -> None:
             (models / f"{name}_mirror.sql").write_text(mirror_sql(name, fmt))
     (models / "dim.sql").write_text(view_sql(DIM))
     (models / "dim_recomputed.sql").write_text(recomputed_sql(DIM))
+    (models / "_contracts.yml").write_text(CONTRACT_YML)
+    # the catalog stand-in for grants (open-source Spark has no GRANT), as a user project's own macros
+    (root / "macros").mkdir(exist_ok=True)
+    shutil.copy(ROOT / "macros" / "ops" / "grants_double.sql", root / "macros" / "grants_double.sql")
 
 
 class It:
@@ -248,6 +270,30 @@ def test_quarantine_applies_every_good_record_and_loses_nothing_else(it):
     assert replay(it.results[1]["feed_rows"]["bad"]) == bad.TRUTH2
     # batch 2's feed: the update of 1 (delivered twice) once, the delete of 2, the insert of 5
     assert sorted((k, t) for k, t, s in it.results[1]["feeds"]["bad"] if s == 2) == [(1, "upd"), (2, "del"), (5, "ins")]
+
+
+def test_capture_grants_are_applied_once(it):
+    """bad_capture's grants reached the catalog (the stand-in table) with its build and stayed
+    exactly those through the incremental run after it"""
+    rows = it.sql(f"select `Principal`, `ActionType` from `{SCHEMA}`.`pdelta_grants_double` "
+                  "where `relation` like '%bad_capture'")
+    assert sorted(rows) == [("analysts", "select")], rows
+
+
+def test_a_broken_contract_stops_a_capture_build(it):
+    """The capture's enforced contract passed in both runs of the fixture (the feed has the declared
+    columns); declared otherwise, a full build stops before the quarantine, stage or feed is written."""
+    def written():
+        return it.sql(f"select (select count(*) from `{SCHEMA}`.`bad_capture`), "
+                      f"(select count(*) from `{SCHEMA}`.`bad_capture__pdelta_quarantine`), "
+                      f"(select max(`batch_id`) from `{SCHEMA}`.`bad_capture__pdelta_batches`)")
+
+    before = written()
+    out = it.dbt("run", "--select", "bad_capture", "--full-refresh", "--vars", "{capture_contract_break: true}")
+    said = out.stdout + out.stderr
+    assert out.returncode != 0, "a capture whose contract declares `name` an int was built"
+    assert "This model has an enforced contract that failed" in said and "name" in said, said[-3000:]
+    assert written() == before, "the stopped build wrote the feed, its quarantine or its batch log"
 
 
 def test_a_retyped_capture_column_rebuilds_the_capture_and_its_mirror(it):

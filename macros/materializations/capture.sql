@@ -51,6 +51,10 @@
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- if full -%}
+    {#- dbt's model contract, when enforced, against the feed's columns: the model's SQL is the
+        feed's typed, empty SELECT (pdelta.capture), checked before the quarantine, the stage or
+        the feed is written; incremental runs keep the build's columns -#}
+    {%- do pdelta.assert_contract(sql) -%}
     {#- batch ids (the feed's sequence) keep growing across a full refresh, so readers of the
         feed never see a sequence go back -#}
     {#- the log state, when the declaration check read it already -#}
