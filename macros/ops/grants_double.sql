@@ -9,16 +9,22 @@
   {{ return(api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double')) }}
 {% endmacro %}
 
-{% macro spark__get_show_grant_sql(relation) %}
+{#- the stand-in table, created by the first statement that needs it (a model's first build
+    grants without reading grants first) -#}
+{% macro _ensured_grants_double(relation) %}
   {%- set grants = _grants_double(relation) -%}
   {%- do run_query('create table if not exists ' ~ grants ~ ' (`relation` string, `Principal` string, '
                    ~ '`ActionType` string, `ObjectType` string) using delta') -%}
-  select `Principal`, `ActionType`, `ObjectType` from {{ grants }}
+  {{ return(grants) }}
+{% endmacro %}
+
+{% macro spark__get_show_grant_sql(relation) %}
+  select `Principal`, `ActionType`, `ObjectType` from {{ _ensured_grants_double(relation) }}
   where `relation` = {{ pdelta.sql_literal(relation | string) }}
 {% endmacro %}
 
 {% macro spark__get_grant_sql(relation, privilege, grantees) %}
-  insert into {{ _grants_double(relation) }} values
+  insert into {{ _ensured_grants_double(relation) }} values
   ({{ pdelta.sql_literal(relation | string) }}, {{ pdelta.sql_literal(grantees[0]) }},
    {{ pdelta.sql_literal(privilege) }}, 'TABLE')
 {% endmacro %}
