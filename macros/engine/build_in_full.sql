@@ -29,7 +29,7 @@
   {%- set key_types = [] -%}
   {%- for c in adapter.get_columns_in_relation(target) if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
   {%- call statement('create_feed') -%}
-    create {{ 'or replace ' if pdelta.relation_exists(feed) }}table {{ feed }} using delta as
+    {{ pdelta.create_table_verb(feed) }} {{ feed }} using delta as
     select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
            cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
     from {{ target }} where false

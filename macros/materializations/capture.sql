@@ -140,7 +140,7 @@
     {%- endif -%}
     {%- if full -%}
       {%- call statement('main') -%}
-        create {{ 'or replace ' if pdelta.relation_exists(target) }}table {{ target }} using delta as
+        {{ pdelta.create_table_verb(target) }} {{ target }} using delta as
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
       {%- endcall -%}
     {%- else -%}
