@@ -3,13 +3,18 @@
     {strategy, statements: [names run], rows_written: {affected, inserted, updated, deleted}
     as Delta reports them}.
     `apply_statements` renders the same statements without running them (pdelta explain). -#}
-{% macro apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none) %}
-  {{ return(adapter.dispatch('apply_statements', 'pdelta')(strategy, target, source, key, attrs, opts, name, key_type, range_var)) }}
+{% macro apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none,
+                          keys_listed=false) %}
+  {{ return(adapter.dispatch('apply_statements', 'pdelta')(strategy, target, source, key, attrs, opts, name, key_type,
+                                                            range_var, keys_listed)) }}
 {% endmacro %}
 
 {#- range_var: the key-range variable staged_summary already set from `source`
-    (batch_summary_statements); without one, the range is set here by its own two statements -#}
-{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none) %}
+    (batch_summary_statements); without one, the range is set here by its own two statements.
+    keys_listed: that variable also holds every key of the batch (`key_list`), so the keys are
+    deleted by a plain DELETE instead of a delete-only MERGE (apply_delete_listed_keys_sql) -#}
+{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none,
+                                   keys_listed=false) %}
   {%- set out = [] -%}
   {%- set var = none -%}
   {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
@@ -23,12 +28,19 @@
   {%- endif -%}
   {%- if strategy == 'append' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}
+  {%- elif strategy == 'delete_by_key' and keys_listed and var -%}
+    {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}) -%}
   {%- elif strategy == 'delete_by_key' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var)}) -%}
   {%- elif strategy == 'merge' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
   {%- elif strategy == 'delete_insert' -%}
-    {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=none)}) -%}
+    {%- if keys_listed and var -%}
+      {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var),
+                        'deletes': true}) -%}
+    {%- else -%}
+      {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=none)}) -%}
+    {%- endif -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_insert_images_sql(target, source, key, attrs)}) -%}
   {%- elif strategy == 'bucket_overwrite' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}
@@ -37,11 +49,14 @@
   {{ return(out) }}
 {% endmacro %}
 
-{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none) %}
+{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none,
+                       keys_listed=false) %}
   {%- set strategy = pdelta.choose_apply_strategy(counts, opts, retry) -%}
   {%- set ran = [] -%}
+  {%- set deletes_only = [] -%}
   {%- set written = {} -%}
-  {%- for st in pdelta.apply_statements(strategy, target, source, key, attrs, opts, name, key_type, range_var) -%}
+  {%- for st in pdelta.apply_statements(strategy, target, source, key, attrs, opts, name, key_type, range_var,
+                                        keys_listed) -%}
     {%- if 'query' in st -%}
       {#- dynamic overwrite leaves a bucket with no surviving row as it was: drop it -#}
       {%- for row in run_query(st['query']).rows -%}
@@ -53,6 +68,7 @@
     {%- else -%}
       {%- call statement(st['name'], fetch_result=(st['name'] in ['main', 'delete_keys'])) -%}{{ st['sql'] }}{%- endcall -%}
       {%- do ran.append(st['name']) -%}
+      {%- if st.get('deletes') -%}{%- do deletes_only.append(st['name']) -%}{%- endif -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if strategy == 'none' -%}
@@ -66,6 +82,12 @@
         {%- for col, v in zip(res['table'].column_names, res['table'].rows[0]) if v is not none -%}
           {%- set k = col | replace('num_', '') | replace('_rows', '') -%}
           {%- do written.update({k: written.get(k, 0) + v | int}) -%}
+          {#- a DELETE answers with affected rows only: all of them deleted, as a MERGE would say -#}
+          {%- if name in deletes_only and k == 'affected' -%}
+            {%- for other, n in {'updated': 0, 'deleted': v | int, 'inserted': 0}.items() -%}
+              {%- do written.update({other: written.get(other, 0) + n}) -%}
+            {%- endfor -%}
+          {%- endif -%}
         {%- endfor -%}
       {%- endif -%}
     {%- endfor -%}

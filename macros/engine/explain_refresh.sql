@@ -112,6 +112,11 @@
   {%- for st in pdelta.apply_statements(strategy, this_rel, stage_rel, view['key'], attrs_out, opts, model_name, 'string', range_var) -%}
     {%- do stmts.append((st.get('sql') or ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
   {%- endfor -%}
+  {%- if range_var and view['key'] | length == 1 and strategy in ['delete_insert', 'delete_by_key'] -%}
+    {%- set listed = pdelta.apply_delete_listed_keys_sql(this_rel, view['key'], range_var) | trim -%}
+    {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit() ~ ' keys (the summary\'s key_list) deletes them with '
+                        ~ 'this instead of the merge:\n' ~ listed) -%}
+  {%- endif -%}
   {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}
   {{ log('pdelta-explain:' ~ tojson(out), info=true) }}
 {% endmacro %}

@@ -33,12 +33,14 @@
 
 {#- change_counts and, with `key`, the type of the first key column (what the apply's key-range
     variable is declared with), in one query: {counts, key_type (none without key or rows),
-    keys: distinct keys, range_var: none, statements: []}; with `check`, a batch with more changes
-    than keys stops the run. Given `name` and the key's type `key_type`, the summary and the key
-    range come from one scan into the variable the apply reads (batch_summary_statements):
-    range_var names it, statements names the two statements (for the batch log). -#}
+    keys: distinct keys, range_var: none, keys_listed: false, statements: []}; with `check`, a batch
+    with more changes than keys stops the run. Given `name` and the key's type `key_type`, the
+    summary and the key range come from one scan into the variable the apply reads
+    (batch_summary_statements): range_var names it, keys_listed says it also lists every key of
+    the batch, statements names the two statements (for the batch log). -#}
 {% macro staged_summary(stage, key=none, check=true, name=none, key_type=none) %}
-  {%- set out = {'counts': {}, 'key_type': none, 'keys': none, 'range_var': none, 'statements': []} -%}
+  {%- set out = {'counts': {}, 'key_type': none, 'keys': none, 'range_var': none, 'keys_listed': false,
+                 'statements': []} -%}
   {%- if key and name and key_type -%}
     {%- set summary = pdelta.batch_summary_statements(stage, key, name, key_type) -%}
     {%- for st in summary['statements'] -%}
@@ -54,6 +56,7 @@
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
     {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
+                       'keys_listed': key | length == 1 and row[0] | int <= pdelta.key_list_limit(),
                        'statements': ['declare_batch_summary', 'set_batch_summary']}) -%}
   {%- else -%}
     {%- set types = [] -%}

@@ -179,7 +179,8 @@
       {%- set counts = summary['counts'] -%}
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or (not retry and choice['mode'] == 'rebuild')}) -%}
-      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string', summary['range_var']) -%}
+      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string',
+                                            summary['range_var'], summary['keys_listed']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}

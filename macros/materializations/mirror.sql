@@ -110,7 +110,8 @@
       {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name,
                                               key_type=(key_type + [none])[0] if opts['prune'] else none) -%}
       {%- set counts = summary['counts'] -%}
-      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0], summary['range_var']) -%}
+      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0],
+                                            summary['range_var'], summary['keys_listed']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {#- a mirror built before its columns were kept takes the ones it runs now as its own -#}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog,
