@@ -57,7 +57,13 @@
 
 {#- the most keys a batch may have for its keys to be deleted by list (apply_delete_listed_keys_sql):
     a DELETE compares each row of the files in the key range with the list, so a long list costs
-    more per row than the MERGE's join -#}
+    more per row than the MERGE's join. The project variable `pdelta_key_list_limit` sets it
+    (0: always the MERGE). -#}
 {% macro key_list_limit() %}
-  {{ return(1000) }}
+  {%- set limit = var('pdelta_key_list_limit', 1000) -%}
+  {%- if limit is not number or limit < 0 -%}
+    {{ exceptions.raise_compiler_error('pdelta: the variable pdelta_key_list_limit must be a whole number >= 0, not '
+                                       ~ limit) }}
+  {%- endif -%}
+  {{ return(limit | int) }}
 {% endmacro %}
