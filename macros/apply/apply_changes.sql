@@ -28,25 +28,29 @@
   {%- endif -%}
   {%- if strategy == 'append' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}
-  {%- elif strategy == 'delete_by_key' and keys_listed and var -%}
-    {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}) -%}
   {%- elif strategy == 'delete_by_key' -%}
-    {%- do out.append({'name': 'main', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var)}) -%}
+    {%- do out.append(pdelta._delete_keys_statement('main', target, source, key, var, keys_listed, ['del', 'delk'])) -%}
   {%- elif strategy == 'merge' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
   {%- elif strategy == 'delete_insert' -%}
-    {%- if keys_listed and var -%}
-      {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var),
-                        'deletes': true}) -%}
-    {%- else -%}
-      {%- do out.append({'name': 'delete_keys', 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=none)}) -%}
-    {%- endif -%}
+    {%- do out.append(pdelta._delete_keys_statement('delete_keys', target, source, key, var, keys_listed, none)) -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_insert_images_sql(target, source, key, attrs)}) -%}
   {%- elif strategy == 'bucket_overwrite' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}
     {%- do out.append({'name': 'drop_empty_buckets', 'query': pdelta.empty_buckets_sql(target, source, key, opts)}) -%}
   {%- endif -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- the statement `name` removing the batch's keys of the six sets `types` (none: every key): the
+    DELETE of the listed keys when the range variable lists them all (then `types` is moot: the
+    callers pass the sets that are the whole batch), else the delete-only MERGE; `deletes` marks
+    the DELETE, whose only count is its affected rows -#}
+{% macro _delete_keys_statement(name, target, source, key, var, keys_listed, types) %}
+  {%- if keys_listed and var -%}
+    {{ return({'name': name, 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}) }}
+  {%- endif -%}
+  {{ return({'name': name, 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=types)}) }}
 {% endmacro %}
 
 {% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none,

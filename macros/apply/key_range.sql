@@ -26,10 +26,11 @@
     `pdelta_range__<name>` of type struct<lo, hi (the first key column's type `key_type`), keys
     (distinct keys), rows, and one count per six-set type `n_<set>`>. The apply's conditions read
     lo/hi from it (key_range_condition) and staged_summary reads the counts back from it, so the
-    stage is scanned once instead of twice. Returns {statements: [declare, set], var, read}.
-    A one-column key also gets `key_list`: the batch's keys when there are at most
-    key_list_limit() of them (a LIMIT bounds what the driver holds, whatever the batch's size),
-    which lets the apply delete them with a plain DELETE (apply_delete_listed_keys_sql). -#}
+    stage is scanned once instead of twice. Returns {statements: [declare, set], var, read,
+    lists_keys}. With a one-column key and key_list_limit() > 0 (lists_keys), the variable also
+    gets `key_list`: the batch's keys when there are at most key_list_limit() of them (a LIMIT
+    bounds what the driver holds, whatever the batch's size), which lets the apply delete them
+    with a plain DELETE (apply_delete_listed_keys_sql). -#}
 {% macro batch_summary_statements(source, key, name, key_type) %}
   {%- set var = pdelta.key_range_var(name) -%}
   {%- set q = adapter.quote -%}
@@ -43,15 +44,17 @@
     {%- do values.append("'n_" ~ t ~ "', count_if(`_pdelta_type` = '" ~ t ~ "')") -%}
     {%- do read.append(var ~ '.n_' ~ t) -%}
   {%- endfor -%}
-  {%- if key | length == 1 -%}
+  {%- set limit = pdelta.key_list_limit() -%}
+  {%- set lists_keys = key | length == 1 and limit > 0 -%}
+  {%- if lists_keys -%}
     {#- one key past the limit is read, so that a longer batch is told apart from a full list -#}
     {%- do fields.append('key_list: array<' ~ key_type ~ '>') -%}
     {%- do values.append("'key_list', (select collect_list(" ~ q(key[0]) ~ ") from (select " ~ q(key[0]) ~ " from "
-                         ~ source ~ " limit " ~ (pdelta.key_list_limit() + 1) ~ "))") -%}
+                         ~ source ~ " limit " ~ (limit + 1) ~ "))") -%}
   {%- endif -%}
   {%- set declare = 'declare or replace variable ' ~ var ~ ' struct<' ~ fields | join(', ') ~ '>' -%}
   {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from ' ~ source ~ ')' -%}
-  {{ return({'var': var, 'read': 'select ' ~ read | join(', '), 'statements': [
+  {{ return({'var': var, 'read': 'select ' ~ read | join(', '), 'lists_keys': lists_keys, 'statements': [
       {'name': 'declare_batch_summary', 'sql': declare}, {'name': 'set_batch_summary', 'sql': assign}]}) }}
 {% endmacro %}
 

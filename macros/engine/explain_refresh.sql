@@ -103,16 +103,18 @@
   {%- set stage_rel = pdelta.meta_relation(this_rel, 'stage') -%}
   {%- set key_type = blog['key_type'] if built else none -%}
   {%- set range_var = none -%}
+  {%- set lists_keys = false -%}
   {%- if key_type and opts['prune'] -%}
     {#- the summary's scan that also sets the key range (staged_summary) -#}
     {%- set summary = pdelta.batch_summary_statements(stage_rel, view['key'], model_name, key_type) -%}
     {%- for st in summary['statements'] -%}{%- do stmts.append(st['sql']) -%}{%- endfor -%}
     {%- set range_var = summary['var'] -%}
+    {%- set lists_keys = summary['lists_keys'] -%}
   {%- endif -%}
   {%- for st in pdelta.apply_statements(strategy, this_rel, stage_rel, view['key'], attrs_out, opts, model_name, 'string', range_var) -%}
     {%- do stmts.append((st.get('sql') or ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
   {%- endfor -%}
-  {%- if range_var and view['key'] | length == 1 and strategy in ['delete_insert', 'delete_by_key'] -%}
+  {%- if lists_keys and strategy in ['delete_insert', 'delete_by_key'] -%}
     {%- set listed = pdelta.apply_delete_listed_keys_sql(this_rel, view['key'], range_var) | trim -%}
     {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit() ~ ' keys (the summary\'s key_list) deletes them with '
                         ~ 'this instead of the merge:\n' ~ listed) -%}

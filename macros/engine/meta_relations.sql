@@ -56,7 +56,7 @@
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
     {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
-                       'keys_listed': key | length == 1 and row[0] | int <= pdelta.key_list_limit(),
+                       'keys_listed': summary['lists_keys'] and row[0] | int <= pdelta.key_list_limit(),
                        'statements': ['declare_batch_summary', 'set_batch_summary']}) -%}
   {%- else -%}
     {%- set types = [] -%}
