@@ -42,8 +42,9 @@ dbt_lane() {  # target, local dir
   # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
   # rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise it rebuilds
   local decl_changed="{paper_stage: new, paper_decl: narrowed"
-  # the mirrors' refresh below deletes its keys with the delete-only MERGE (pdelta_key_list_limit: 0),
-  # the views' with the plain DELETE of the listed keys (apply_delete_listed_keys_sql)
+  # keys listed up to pdelta_key_list_limit rows go by a plain DELETE (apply_delete_listed_keys_sql),
+  # longer batches by the delete-only MERGE: both sides of the bound below (Cust's mirror batch has
+  # 4 rows, Addr's 3, D's 4), read from each table's Delta history
   # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
   # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
   local feed_gained="{paper_stage: new, paper_feed_column: true"
@@ -57,14 +58,15 @@ dbt_lane() {  # target, local dir
     "run-operation assert_persisted_docs --target $target --args '{model_name: paper_cust_mirror}'" \
     "test --target $target --vars '{paper_stage: old}' --exclude tag:paper_after_changes" \
     "pdelta validate --target $target" \
-    "run --target $target --vars '{paper_stage: new, pdelta_key_list_limit: 0}' --exclude paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
+    "run --target $target --vars '{paper_stage: new, pdelta_key_list_limit: 3}' --exclude paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "run-operation assert_delete_operation --target $target --args '{model_name: paper_cust_mirror, expected: MERGE}'" \
+    "run-operation assert_delete_operation --target $target --args '{model_name: paper_addr_mirror, expected: DELETE}'" \
     "pdelta validate --live --target $target --select paper_d" \
     "pdelta explain paper_d --target $target --expect-emits ins,upd,ups,delk --expect-mode incremental" \
     "pdelta explain paper_d_diff --target $target --expect-emits ins,upd,del --expect-mode incremental" \
     "pdelta explain paper_d_rebuilt --target $target --expect-mode rebuild" \
     "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
-    "run --target $target --vars '{paper_stage: new}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
+    "run --target $target --vars '{paper_stage: new, pdelta_key_list_limit: 4}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "run-operation assert_delete_operation --target $target --args '{model_name: paper_d_diff, expected: DELETE}'" \
     "test --target $target --vars '{paper_stage: new}'" \
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_d_contract :: This model has an enforced contract" \

@@ -28,9 +28,9 @@
     lo/hi from it (key_range_condition) and staged_summary reads the counts back from it, so the
     stage is scanned once instead of twice. Returns {statements: [declare, set], var, read,
     lists_keys}. With a one-column key and key_list_limit() > 0 (lists_keys), the variable also
-    gets `key_list`: the batch's keys when there are at most key_list_limit() of them (a LIMIT
-    bounds what the driver holds, whatever the batch's size), which lets the apply delete them
-    with a plain DELETE (apply_delete_listed_keys_sql). -#}
+    gets `key_list`: the batch's keys when it has at most key_list_limit() rows (from the same
+    scan, bounded by `min_by(k, k, limit + 1)` whatever the batch's size), which lets the
+    apply delete them with a plain DELETE (apply_delete_listed_keys_sql). -#}
 {% macro batch_summary_statements(source, key, name, key_type) %}
   {%- set var = pdelta.key_range_var(name) -%}
   {%- set q = adapter.quote -%}
@@ -47,10 +47,11 @@
   {%- set limit = pdelta.key_list_limit() -%}
   {%- set lists_keys = key | length == 1 and limit > 0 -%}
   {%- if lists_keys -%}
-    {#- one key past the limit is read, so that a longer batch is told apart from a full list -#}
+    {#- the limit + 1 smallest keys, in the same scan: min_by with a count keeps a heap of that
+        many, so the driver holds at most limit + 1 keys whatever the batch's size, and one key
+        past the limit tells a longer batch apart from a full list -#}
     {%- do fields.append('key_list: array<' ~ key_type ~ '>') -%}
-    {%- do values.append("'key_list', (select collect_list(" ~ q(key[0]) ~ ") from (select " ~ q(key[0]) ~ " from "
-                         ~ source ~ " limit " ~ (limit + 1) ~ "))") -%}
+    {%- do values.append("'key_list', min_by(" ~ q(key[0]) ~ ", " ~ q(key[0]) ~ ", " ~ (limit + 1) ~ ")") -%}
   {%- endif -%}
   {%- set declare = 'declare or replace variable ' ~ var ~ ' struct<' ~ fields | join(', ') ~ '>' -%}
   {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from ' ~ source ~ ')' -%}
@@ -58,8 +59,8 @@
       {'name': 'declare_batch_summary', 'sql': declare}, {'name': 'set_batch_summary', 'sql': assign}]}) }}
 {% endmacro %}
 
-{#- the most keys a batch may have for its keys to be deleted by list (apply_delete_listed_keys_sql):
-    a DELETE compares each row of the files in the key range with the list, so a long list costs
+{#- the most rows (one per key) a batch may have for its keys to be deleted by list
+    (apply_delete_listed_keys_sql): a DELETE compares each row of the files in the key range with the list, so a long list costs
     more per row than the MERGE's join. The project variable `pdelta_key_list_limit` sets it
     (0: always the MERGE). -#}
 {% macro key_list_limit() %}

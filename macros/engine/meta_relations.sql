@@ -55,8 +55,10 @@
       {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (out['counts'].values() | sum)
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
+    {#- rows, not keys: key_list holds the keys of the batch's limit + 1 smallest rows (a key the
+        batch changes twice counts twice), so only a batch of at most limit rows is listed whole -#}
     {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
-                       'keys_listed': summary['lists_keys'] and row[0] | int <= pdelta.key_list_limit(),
+                       'keys_listed': summary['lists_keys'] and row[1] | int <= pdelta.key_list_limit(),
                        'statements': ['declare_batch_summary', 'set_batch_summary']}) -%}
   {%- else -%}
     {%- set types = [] -%}
