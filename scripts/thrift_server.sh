@@ -36,13 +36,15 @@ start() {
 ${PDELTA_JVM_OPTIONS:-}")
   fi
   # setsid: the server gets its own process group, so stop can end the JVM and nothing else.
+  # -Duser.timezone=UTC: a JVM outside UTC makes Delta rebuild each table's state at every commit
+  # to verify its file list (profiles.yml.example says more).
   setsid "$SPARK_HOME/bin/spark-submit" \
     --class org.apache.spark.sql.hive.thriftserver.HiveThriftServer2 \
     --name pdelta-thrift \
     "${cluster[@]}" \
     --driver-memory "${PDELTA_THRIFT_DRIVER_MEMORY:-4g}" \
     --driver-class-path "$HOME_DIR/.pdelta/jars/*" \
-    --driver-java-options "-Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
+    --driver-java-options "-Duser.timezone=UTC -Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
     --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
     --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
     --conf spark.sql.warehouse.dir="$HOME_DIR/$STATE/warehouse" \
