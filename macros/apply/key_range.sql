@@ -60,9 +60,9 @@
 {% endmacro %}
 
 {#- the most rows (one per key) a batch may have for its keys to be deleted by list
-    (apply_delete_listed_keys_sql): a DELETE compares each row of the files in the key range with the list, so a long list costs
-    more per row than the MERGE's join. The project variable `pdelta_key_list_limit` sets it
-    (0: always the MERGE). -#}
+    (apply_delete_listed_keys_sql): a DELETE compares each row of the files in the key range
+    with the list, so a long list costs more per row than the MERGE's join. The project variable
+    `pdelta_key_list_limit` sets it (0: always the MERGE). -#}
 {% macro key_list_limit() %}
   {%- set limit = var('pdelta_key_list_limit', 1000) -%}
   {%- if limit is not number or limit < 0 -%}
