@@ -9,7 +9,7 @@ import pytest
 
 from pdelta.contract import option_errors as contract_option_errors
 from pdelta.options import apply_option_errors, rebuild_option_errors
-from user_project import macro_project, run_operation
+from user_project import ROOT, macro_project, run_operation
 
 ATTRS = ["cname", "acity"]
 
@@ -104,3 +104,52 @@ def test_the_engine_refuses_a_bad_value(project, case):
     assert not res.success and any(fragment in m for m in logged), logged
     res, _ = run_operation(project, "options_refused", {"cfg": CASES["valid_everything"][0], "attrs": ATTRS})
     assert res.success, res.exception
+
+
+KEY_LIST_MACROS = """
+{% macro key_list_report() %}
+  {%- set summary = pdelta.batch_summary_statements(api.Relation.create(schema='s', identifier='stage'), ['k'],
+                                                     'm', 'bigint') -%}
+  {{ log('KEY_LIST ' ~ tojson({'limit': pdelta.key_list_limit(), 'lists_keys': summary['lists_keys'],
+                              'set': summary['statements'][1]['sql']}), info=true) }}
+{% endmacro %}
+"""
+
+
+@pytest.fixture(scope="module")
+def key_list_project(tmp_path_factory):
+    return macro_project(tmp_path_factory.mktemp("key_list"), "key_list_it", KEY_LIST_MACROS)
+
+
+def key_list_report(project, limit):
+    from dbt.cli.main import dbtRunner
+
+    logged: list[str] = []
+    args = ["run-operation", "key_list_report", "--project-dir", str(project), "--profiles-dir", str(ROOT)]
+    if limit is not None:
+        args += ["--vars", json.dumps({"pdelta_key_list_limit": limit})]
+    res = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)]).invoke(args)
+    reports = [json.loads(m.split(" ", 1)[1]) for m in logged if m.startswith("KEY_LIST ")]
+    return res, reports[0] if reports else None, logged
+
+
+@pytest.mark.parametrize("limit", [None, 0])
+def test_key_list_is_read_in_the_summary_s_one_scan(key_list_project, limit):
+    """the summary lists at most limit + 1 keys from its own aggregate (min_by with a count), and
+    nothing at limit 0"""
+    res, report, logged = key_list_report(key_list_project, limit)
+    assert res.success, logged
+    expected = 1000 if limit is None else limit
+    assert report["limit"] == expected and report["lists_keys"] == (expected > 0), report
+    if expected > 0:
+        assert f"'key_list', min_by(`k`, `k`, {expected + 1})" in report["set"], report["set"]
+        assert report["set"].count(" from ") == 1, "one scan of the stage: " + report["set"]
+    else:
+        assert "key_list" not in report["set"], report["set"]
+
+
+def test_key_list_limit_out_of_range_is_refused(key_list_project):
+    """min_by takes a count of at most 100,000; the list holds one key past the limit"""
+    res, _, logged = key_list_report(key_list_project, 100000)
+    assert not res.success and any("pdelta_key_list_limit must be a whole number from 0 to 99999" in m
+                                    for m in logged), logged

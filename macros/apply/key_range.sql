@@ -28,8 +28,8 @@
     lo/hi from it (key_range_condition) and staged_summary reads the counts back from it, so the
     stage is scanned once instead of twice. Returns {statements: [declare, set], var, read,
     lists_keys}. With a one-column key and key_list_limit() > 0 (lists_keys), the variable also
-    gets `key_list`: the batch's keys when it has at most key_list_limit() rows (from the same
-    scan, bounded by `min_by(k, k, limit + 1)` whatever the batch's size), which lets the
+    gets `key_list`: the batch's keys when it has at most key_list_limit() rows (Spark: from the
+    same scan, `min_by(k, k, limit + 1)`, bounded whatever the batch's size), which lets the
     apply delete them with a plain DELETE (apply_delete_listed_keys_sql). -#}
 {% macro batch_summary_statements(source, key, name, key_type) %}
   {%- set var = pdelta.key_range_var(name) -%}
@@ -47,11 +47,10 @@
   {%- set limit = pdelta.key_list_limit() -%}
   {%- set lists_keys = key | length == 1 and limit > 0 -%}
   {%- if lists_keys -%}
-    {#- the limit + 1 smallest keys, in the same scan: min_by with a count keeps a heap of that
-        many, so the driver holds at most limit + 1 keys whatever the batch's size, and one key
-        past the limit tells a longer batch apart from a full list -#}
+    {#- at most limit + 1 keys (bounded_key_list_sql), so the driver holds that many whatever the
+        batch's size, and one key past the limit tells a longer batch apart from a full list -#}
     {%- do fields.append('key_list: array<' ~ key_type ~ '>') -%}
-    {%- do values.append("'key_list', min_by(" ~ q(key[0]) ~ ", " ~ q(key[0]) ~ ", " ~ (limit + 1) ~ ")") -%}
+    {%- do values.append("'key_list', " ~ pdelta.bounded_key_list_sql(source, q(key[0]), limit + 1)) -%}
   {%- endif -%}
   {%- set declare = 'declare or replace variable ' ~ var ~ ' struct<' ~ fields | join(', ') ~ '>' -%}
   {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from ' ~ source ~ ')' -%}
@@ -65,9 +64,10 @@
     `pdelta_key_list_limit` sets it (0: always the MERGE). -#}
 {% macro key_list_limit() %}
   {%- set limit = var('pdelta_key_list_limit', 1000) -%}
-  {%- if limit is not number or limit < 0 -%}
-    {{ exceptions.raise_compiler_error('pdelta: the variable pdelta_key_list_limit must be a whole number >= 0, not '
-                                       ~ limit) }}
+  {#- min_by's count is at most 100,000, and the list holds one key past the limit -#}
+  {%- if limit is not number or limit < 0 or limit > 99999 -%}
+    {{ exceptions.raise_compiler_error('pdelta: the variable pdelta_key_list_limit must be a whole number from 0 to '
+                                       ~ '99999, not ' ~ limit) }}
   {%- endif -%}
   {{ return(limit | int) }}
 {% endmacro %}

@@ -58,6 +58,8 @@ scratch {{ term['table'] }}
 {%- for term in rules if term['stored'] %}
 scratch_read {{ term['stored']['table'] }}
 {%- endfor %}
+batch_summary {{ pdelta.batch_summary_statements(pdelta.meta_relation(home, 'stage'), ['cid'], 'customer_dim',
+                                                  'bigint')['statements'][1]['sql'] }}
 diff_plan {{ pdelta.plan_statement(pdelta.diff_plan(view, inputs, home, pdelta.pending_inputs(view, inputs)), 'v__changes')
              | replace('\\n', ' ') }}
 """
@@ -161,6 +163,12 @@ def main(work: Path) -> None:
             fail(f"the diff plan's statement does not read {name}: {diff_sql[:600]}")
     print("ok   the diff plan reads the states and feeds by three-part names and the view as "
           f"{home}`")
+    # Databricks runtimes before Spark 4.2 have no min_by with a count: the summary lists the keys
+    # with its portable bounded scan of the stage (bounded_key_list_sql)
+    summary_sql = dict(lines)["batch_summary"]
+    if "min_by" in summary_sql or f"from {home}__pdelta_stage` limit 1001" not in summary_sql:
+        fail(f"the batch summary does not list the keys by a LIMIT scan of the stage: {summary_sql}")
+    print("ok   the batch summary lists the keys with a LIMIT 1001 scan of the stage, no min_by")
 
 
 if __name__ == "__main__":
