@@ -9,7 +9,7 @@ import pytest
 
 from pdelta.contract import option_errors as contract_option_errors
 from pdelta.options import apply_option_errors, rebuild_option_errors
-from user_project import ROOT, macro_project, run_operation
+from user_project import macro_project, run_operation
 
 ATTRS = ["cname", "acity"]
 
@@ -122,13 +122,8 @@ def key_list_project(tmp_path_factory):
 
 
 def key_list_report(project, limit):
-    from dbt.cli.main import dbtRunner
-
-    logged: list[str] = []
-    args = ["run-operation", "key_list_report", "--project-dir", str(project), "--profiles-dir", str(ROOT)]
-    if limit is not None:
-        args += ["--vars", json.dumps({"pdelta_key_list_limit": limit})]
-    res = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)]).invoke(args)
+    res, logged = run_operation(project, "key_list_report", {},
+                                None if limit is None else {"pdelta_key_list_limit": limit})
     reports = [json.loads(m.split(" ", 1)[1]) for m in logged if m.startswith("KEY_LIST ")]
     return res, reports[0] if reports else None, logged
 

@@ -34,13 +34,15 @@ def macro_project(d: Path, name: str, macros: str) -> Path:
     return d
 
 
-def run_operation(d: Path, macro: str, args: dict):
-    """`dbt run-operation` in `d`: the result and every event's message (log() output and the
-    operation's error)"""
+def run_operation(d: Path, macro: str, args: dict, vars_: dict | None = None):
+    """`dbt run-operation` in `d` (with project variables `vars_`): the result and every event's
+    message (log() output and the operation's error)"""
     from dbt.cli.main import dbtRunner
 
     logged: list[str] = []
     runner = dbtRunner(callbacks=[lambda ev: logged.append(ev.info.msg)])
-    res = runner.invoke(["run-operation", macro, "--args", json.dumps(args), "--project-dir", str(d),
-                         "--profiles-dir", str(ROOT)])
+    command = ["run-operation", macro, "--args", json.dumps(args), "--project-dir", str(d), "--profiles-dir", str(ROOT)]
+    if vars_ is not None:
+        command += ["--vars", json.dumps(vars_)]
+    res = runner.invoke(command)
     return res, logged

@@ -116,7 +116,7 @@
   {%- endfor -%}
   {%- if lists_keys and strategy in ['delete_insert', 'delete_by_key'] -%}
     {%- set listed = pdelta.apply_delete_listed_keys_sql(this_rel, view['key'], range_var) | trim -%}
-    {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit() ~ ' keys (the summary\'s key_list) deletes them with '
+    {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit() ~ ' rows (the summary\'s key_list) deletes them with '
                         ~ 'this instead of the merge:\n' ~ listed) -%}
   {%- endif -%}
   {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}
