@@ -68,6 +68,9 @@ dbt_lane() {  # target, local dir
     "! pdelta explain paper_d_rebuilt --target $target --expect-mode incremental" \
     "run --target $target --vars '{paper_stage: new, pdelta_key_list_limit: 4}' --select paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+" \
     "run-operation assert_delete_operation --target $target --args '{model_name: paper_d_diff, expected: DELETE}'" \
+    "run-operation assert_stage_format --target $target --args '{model_name: paper_d_diff, expected: parquet}'" \
+    "run-operation assert_stage_format --target $target --args '{model_name: paper_cust_mirror, expected: parquet}'" \
+    "! run-operation assert_stage_format --target $target --args '{model_name: paper_d_diff, expected: delta}' :: is parquet, expected delta" \
     "test --target $target --vars '{paper_stage: new}'" \
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_d_contract :: This model has an enforced contract" \
     "! run --target $target --full-refresh --vars '{paper_stage: new, paper_contract_break: true}' --select paper_addr_mirror :: This model has an enforced contract" \

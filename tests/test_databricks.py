@@ -24,4 +24,4 @@ def test_package_parses_and_compiles_on_dbt_databricks(tmp_path):
     checks = [ln for ln in run.stdout.splitlines() if ln.startswith(("ok ", "FAIL "))]
     print("\n".join(checks))
     assert run.returncode == 0, f"the dbt-databricks check failed:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
-    assert len([c for c in checks if c.startswith("ok ")]) == 8, checks
+    assert len([c for c in checks if c.startswith("ok ")]) == 9, checks

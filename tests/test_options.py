@@ -148,3 +148,29 @@ def test_key_list_limit_out_of_range_is_refused(key_list_project):
     res, _, logged = key_list_report(key_list_project, 100000)
     assert not res.success and any("pdelta_key_list_limit must be a whole number from 0 to 99999" in m
                                     for m in logged), logged
+
+
+STAGE_FORMAT_MACROS = """
+{% macro stage_format_report() %}
+  {{ log('STAGE_FORMAT ' ~ pdelta.stage_format(), info=true) }}
+{% endmacro %}
+"""
+
+
+@pytest.fixture(scope="module")
+def stage_format_project(tmp_path_factory):
+    return macro_project(tmp_path_factory.mktemp("stage_format"), "stage_format_it", STAGE_FORMAT_MACROS)
+
+
+@pytest.mark.parametrize("chosen, expected", [(None, "parquet"), ("delta", "delta"), ("parquet", "parquet"),
+                                              ("orc", None)])
+def test_stage_format(stage_format_project, chosen, expected):
+    """the stage is parquet on Spark unless pdelta_stage_format says delta; any other value is refused"""
+    res, logged = run_operation(stage_format_project, "stage_format_report", {},
+                                None if chosen is None else {"pdelta_stage_format": chosen})
+    if expected is None:
+        assert not res.success and any("pdelta_stage_format must be 'parquet' or 'delta', not orc" in m
+                                        for m in logged), logged
+    else:
+        assert res.success, logged
+        assert [m for m in logged if m.startswith("STAGE_FORMAT ")] == [f"STAGE_FORMAT {expected}"], logged

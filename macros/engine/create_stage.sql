@@ -1,20 +1,20 @@
-{#- Writes the stage of a refresh, `stage` (a relation), as CREATE TABLE ... AS `select_sql`
-    with the table properties clause `properties` (stage_properties): an earlier stage at the
-    name is dropped first instead of replaced. The stage is pdelta's own table, read only by
-    the refresh that writes it and by that refresh's retry, and a new one is written only when
-    the earlier one's batch is committed (a run that finds its batch staged and uncommitted
-    applies that stage again instead), so nothing needs the old stage to stay readable while
-    the new one is written. A run stopped between the drop and the create finds no stage and
-    computes its batch afresh. Why not `create or replace`: on an existing Delta table in a Hive
-    metastore it rewrites the table's metastore entry and costs ~1.3 s more than a drop and a
-    create (2.0 s against 0.7 s for a one-row stage, measured on 2 cores), on every refresh. -#}
+{#- Writes the stage of a refresh, `stage` (a relation), as CREATE TABLE ... AS `select_sql` with
+    the table properties clause `properties` (stage_properties): an earlier stage at the name is
+    dropped first instead of replaced. The stage is pdelta's own table, read only by the refresh
+    that writes it and by that refresh's retry, and a new one is written only when the earlier one's
+    batch is committed (a run that finds its batch staged and uncommitted applies that stage again
+    instead), so nothing needs the old stage to stay readable while the new one is written. A run
+    stopped between the drop and the create finds no stage and computes its batch afresh. The
+    stage's format: stage_format. Why not `create or replace`: on an existing Delta table in a Hive
+    metastore it rewrites the table's metastore entry and costs ~1.3 s more than a drop and a create
+    (2.0 s against 0.7 s for a one-row stage, measured on 2 cores), on every refresh. -#}
 {% macro create_stage(stage, properties, select_sql) %}
   {%- if pdelta.relation_exists(stage) -%}
     {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
     {%- do adapter.cache_dropped(stage) -%}
   {%- endif -%}
   {%- call statement('stage') -%}
-    create table {{ stage }} using delta {{ properties }} as
+    create table {{ stage }} using {{ pdelta.stage_format() }} {{ properties }} as
     {{ select_sql }}
   {%- endcall -%}
   {%- do adapter.cache_added(stage) -%}

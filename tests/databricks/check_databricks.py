@@ -60,6 +60,7 @@ scratch_read {{ term['stored']['table'] }}
 {%- endfor %}
 batch_summary {{ pdelta.batch_summary_statements(pdelta.meta_relation(home, 'stage'), ['cid'], 'customer_dim',
                                                   'bigint')['statements'][1]['sql'] }}
+stage_format {{ pdelta.stage_format() }}
 diff_plan {{ pdelta.plan_statement(pdelta.diff_plan(view, inputs, home, pdelta.pending_inputs(view, inputs)), 'v__changes')
              | replace('\\n', ' ') }}
 """
@@ -169,6 +170,10 @@ def main(work: Path) -> None:
     if "min_by" in summary_sql or f"from {home}__pdelta_stage` limit 1001" not in summary_sql:
         fail(f"the batch summary does not list the keys by a LIMIT scan of the stage: {summary_sql}")
     print("ok   the batch summary lists the keys with a LIMIT 1001 scan of the stage, no min_by")
+    # Unity Catalog's managed tables are Delta: the stage stays Delta there (stage_format)
+    if dict(lines)["stage_format"] != "delta":
+        fail(f"the stage is written as {dict(lines)['stage_format']} on Databricks, not delta")
+    print("ok   the stage is a Delta table on Databricks")
 
 
 if __name__ == "__main__":

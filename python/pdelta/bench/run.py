@@ -179,10 +179,24 @@ def apply_batch(spark, w: Workload, batch: int, ratio: float, seed: int, next_ke
 # ---------------------------------------------------------------- measuring
 
 def delta_metrics(spark, tables: list[str], since_ms: int) -> dict:
-    """rows, files and bytes written by the commits since `since_ms`, from Delta's history"""
+    """rows, files and bytes written by the commits since `since_ms`, from Delta's history; a
+    table of another format (pdelta's parquet stage) counts its rows, files and bytes when it
+    was created since then (no commit)"""
     out = {"commits": 0, "rows_written": 0, "files_added": 0, "bytes_added": 0}
     for name in tables:
         if not spark.catalog.tableExists(f"{SCHEMA}.{name}"):
+            continue
+        jvm = spark._jvm
+        meta = spark._jsparkSession.sessionState().catalog().getTableMetadata(
+            jvm.org.apache.spark.sql.catalyst.TableIdentifier(name, jvm.scala.Some(SCHEMA)))
+        if meta.provider().get().lower() != "delta":
+            if meta.createTime() >= since_ms - 1000:
+                files = spark.table(t(name)).inputFiles()
+                conf = spark._jsc.hadoopConfiguration()
+                out["rows_written"] += spark.table(t(name)).count()
+                out["files_added"] += len(files)
+                out["bytes_added"] += sum(jvm.org.apache.hadoop.fs.Path(f).getFileSystem(conf)
+                                          .getFileStatus(jvm.org.apache.hadoop.fs.Path(f)).getLen() for f in files)
             continue
         for row in spark.sql(f"describe history {t(name)}").collect():
             if row["timestamp"].replace(tzinfo=dt.timezone.utc).timestamp() * 1000 < since_ms - 1000:
