@@ -191,12 +191,12 @@ def delta_metrics(spark, tables: list[str], since_ms: int) -> dict:
             jvm.org.apache.spark.sql.catalyst.TableIdentifier(name, jvm.scala.Some(SCHEMA)))
         if meta.provider().get().lower() != "delta":
             if meta.createTime() >= since_ms - 1000:
-                files = spark.table(t(name)).inputFiles()
+                table = spark.table(t(name))
+                paths = [jvm.org.apache.hadoop.fs.Path(f) for f in table.inputFiles()]
                 conf = spark._jsc.hadoopConfiguration()
-                out["rows_written"] += spark.table(t(name)).count()
-                out["files_added"] += len(files)
-                out["bytes_added"] += sum(jvm.org.apache.hadoop.fs.Path(f).getFileSystem(conf)
-                                          .getFileStatus(jvm.org.apache.hadoop.fs.Path(f)).getLen() for f in files)
+                out["rows_written"] += table.count()
+                out["files_added"] += len(paths)
+                out["bytes_added"] += sum(p.getFileSystem(conf).getFileStatus(p).getLen() for p in paths)
             continue
         for row in spark.sql(f"describe history {t(name)}").collect():
             if row["timestamp"].replace(tzinfo=dt.timezone.utc).timestamp() * 1000 < since_ms - 1000:
