@@ -37,7 +37,8 @@ ${PDELTA_JVM_OPTIONS:-}")
   fi
   # setsid: the server gets its own process group, so stop can end the JVM and nothing else.
   # -Duser.timezone=UTC: a JVM outside UTC makes Delta rebuild each table's state at every commit
-  # to verify its file list (profiles.yml.example says more).
+  # to verify its file list (profiles.yml.example says more). The fs.* and logStore settings keep
+  # Hadoop from forking a process per file it creates or renames (profiles.yml.example says why).
   setsid "$SPARK_HOME/bin/spark-submit" \
     --class org.apache.spark.sql.hive.thriftserver.HiveThriftServer2 \
     --name pdelta-thrift \
@@ -56,6 +57,10 @@ ${PDELTA_JVM_OPTIONS:-}")
     --conf spark.sql.codegen.factoryMode="$([ "${PDELTA_SPARK_CODEGEN:-true}" = false ] && echo NO_CODEGEN || echo FALLBACK)" \
     --conf spark.ui.enabled=false \
     --conf spark.databricks.delta.snapshotPartitions="${PDELTA_SNAPSHOT_PARTITIONS:-2}" \
+    --conf spark.hadoop.fs.file.impl=org.apache.hadoop.fs.RawLocalFileSystem \
+    --conf spark.hadoop.fs.AbstractFileSystem.file.impl=org.apache.hadoop.fs.local.RawLocalFs \
+    --conf spark.hadoop.mapreduce.fileoutputcommitter.marksuccessfuljobs=false \
+    --conf spark.delta.logStore.file.impl=io.delta.storage.LocalLogStore \
     --hiveconf hive.server2.thrift.bind.host=127.0.0.1 \
     --hiveconf hive.server2.thrift.port="$port" \
     spark-internal > "$STATE/server.log" 2>&1 < /dev/null &
