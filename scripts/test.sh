@@ -37,6 +37,19 @@ pdelta gen-macros --check
 # downloads wait on the network); the test waits for it
 bash scripts/databricks_venv.sh > .pdelta/tests/databricks_venv.log 2>&1 &
 
+# The profile's and the Thrift Server's local-file settings took effect (profiles.yml.example): no
+# Hadoop checksum side file (.name.crc) and no _SUCCESS marker anywhere in a warehouse the lanes
+# wrote. Delta's own version checksums (_delta_log/N.crc) are not hidden and stay.
+no_hadoop_side_files() {  # warehouse dir
+  local side
+  side=$(find "$1" \( -name '.*.crc' -o -name '_SUCCESS' \) -print | head -3)
+  if [ -n "$side" ]; then
+    echo "[pdelta] Hadoop side files in $1 (the local-file settings did not apply): $side"
+    return 1
+  fi
+  echo "[pdelta] no Hadoop side files among the $(find "$1" -type f | wc -l) files in $1"
+}
+
 dbt_lane() {  # target, local dir
   local target=$1
   # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
@@ -50,7 +63,9 @@ dbt_lane() {  # target, local dir
   local feed_gained="{paper_stage: new, paper_feed_column: true"
   export PDELTA_LOCAL_DIR="$2"
   rm -rf "$PDELTA_LOCAL_DIR"
-  python -m pdelta.runner \
+  # a target folder per distinct --vars: the commands alternate vars, and dbt parses in full at
+  # every change otherwise (pdelta/runner.py)
+  PDELTA_TARGET_PER_VARS=1 python -m pdelta.runner \
     "seed --target $target --full-refresh" \
     "run-operation occupy_with_view --target $target --args '{model_name: paper_d_diff}'" \
     "run --target $target --full-refresh --vars '{paper_stage: old}'" \
@@ -99,7 +114,8 @@ dbt_lane() {  # target, local dir
     "! run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_changes paper_cust_mirror :: on_schema_change is fail, so nothing was written" \
     "run --target $target --vars '$feed_gained}' --select paper_cust_mirror" \
     "run-operation assert_mirror_gained_column --target $target --vars '$feed_gained}'" \
-    "run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_mirror"
+    "run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_mirror" || return 1
+  no_hadoop_side_files "$PDELTA_LOCAL_DIR/warehouse"
 }
 
 echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"
@@ -161,6 +177,7 @@ wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
+no_hadoop_side_files .pdelta/thrift/warehouse || thrift_rc=1
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \

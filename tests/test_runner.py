@@ -2,7 +2,9 @@
 command written `! <command>` must fail (how `make test` checks that a guard refuses)."""
 from __future__ import annotations
 
-from pdelta.runner import run_all
+import shlex
+
+from pdelta.runner import _target_per_vars, run_all
 
 
 def test_a_command_that_must_fail_passes_only_when_it_fails(capsys):
@@ -22,3 +24,19 @@ def test_a_command_that_must_fail_must_also_say_why(capsys):
     assert run_all(["! no-such-command :: No such command"]) == 0
     assert run_all(["! no-such-command :: something else entirely"]) == 1
     assert "failed, but without saying 'something else entirely'" in capsys.readouterr().out
+
+
+def test_each_vars_and_target_pair_keeps_its_own_target_folder(monkeypatch):
+    def folder(command):
+        args = _target_per_vars(shlex.split(command))
+        return args[args.index("--target-path") + 1] if "--target-path" in args else None
+
+    assert folder("run --target local --vars '{a: 1}'") is None  # off unless asked for
+    monkeypatch.setenv("PDELTA_TARGET_PER_VARS", "1")
+    first = folder("run --target local --vars '{a: 1}'")
+    assert first.startswith("target/vars-")
+    assert folder("test --target local --vars '{a: 1}' --select x") == first
+    assert folder("run --target local --vars '{a: 2}'") not in (None, first)
+    assert folder("run --target thrift --vars '{a: 1}'") not in (None, first)
+    assert folder("run-operation m --target local --args '{a: 1}'") == folder("run --target local")
+    assert folder("run --target-path mine") == "mine" and folder("deps") is None

@@ -4,6 +4,7 @@ names resolved to a node, its columns, their types and its declared keys."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -27,8 +28,13 @@ def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: 
     from dbt.cli.main import dbtRunner
 
     project_vars = {**(project_vars or {}), "pdelta_validate": True}
+    # dbt parses in full (~8 s here) whenever the vars, profile or target differ from its saved
+    # manifest's: one target folder per (vars, target, profiles) keeps each combination's saved
+    # manifest, so repeating `pdelta validate` or `explain` re-parses only the files that changed.
+    combination = json.dumps([project_vars, target, str(profiles_dir)], sort_keys=True)
+    target_path = Path(project_dir) / "target" / "pdelta" / hashlib.sha1(combination.encode()).hexdigest()[:12]
     args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps(project_vars),
-            "--no-partial-parse", "--target-path", str(Path(project_dir) / "target" / "pdelta"), "--quiet"]
+            "--target-path", str(target_path), "--quiet"]
     if profiles_dir:
         args += ["--profiles-dir", str(profiles_dir)]
     if target:
