@@ -41,8 +41,9 @@ bash scripts/databricks_venv.sh > .pdelta/tests/databricks_venv.log 2>&1 &
 # file (.name.crc) and no _SUCCESS marker anywhere in the warehouse the local lane wrote, which
 # must hold files. Delta's own version checksums (_delta_log/N.crc) are not hidden and stay.
 no_hadoop_side_files() {  # warehouse dir
-  local side
-  if [ "$(find "$1" -type f | wc -l)" = 0 ]; then
+  local side files
+  files=$(find "$1" -type f | wc -l)
+  if [ "$files" = 0 ]; then
     echo "[pdelta] no files in $1: nothing to check for Hadoop side files"
     return 1
   fi
@@ -51,7 +52,7 @@ no_hadoop_side_files() {  # warehouse dir
     echo "[pdelta] Hadoop side files in $1 (the local-file settings did not apply): $side"
     return 1
   fi
-  echo "[pdelta] no Hadoop side files among the $(find "$1" -type f | wc -l) files in $1"
+  echo "[pdelta] no Hadoop side files among the $files files in $1"
 }
 
 dbt_lane() {  # target, local dir

@@ -34,7 +34,7 @@ def test_each_vars_and_target_pair_keeps_its_own_target_folder(monkeypatch):
     assert folder("run --target local --vars '{a: 1}'") is None  # off unless asked for
     monkeypatch.setenv("PDELTA_TARGET_PER_VARS", "1")
     first = folder("run --target local --vars '{a: 1}'")
-    assert first.startswith("target/vars-")
+    assert first.startswith("target/vars/")
     assert folder("test --target local --vars '{a: 1}' --select x") == first
     assert folder("run --target local --vars '{a: 2}'") not in (None, first)
     assert folder("run --target thrift --vars '{a: 1}'") not in (None, first)

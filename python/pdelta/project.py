@@ -20,6 +20,14 @@ class ParseError(RuntimeError):
     pass
 
 
+def target_folder(base: Path, *combination) -> Path:
+    """`base`/<hash of `combination`>: dbt parses a project in full (~8 s here) whenever its vars,
+    target or profile differ from the saved manifest's, so one target folder per combination of
+    them keeps each one's saved manifest for dbt's partial parsing"""
+    key = json.dumps(combination, sort_keys=True, default=str)
+    return base / hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
 def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None,
                    project_vars: dict | None = None):
     """dbt's manifest of the project, parsed with `project_vars` (dbt's --vars). Declarations are
@@ -28,11 +36,8 @@ def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: 
     from dbt.cli.main import dbtRunner
 
     project_vars = {**(project_vars or {}), "pdelta_validate": True}
-    # dbt parses in full (~8 s here) whenever the vars, profile or target differ from its saved
-    # manifest's: one target folder per (vars, target, profiles) keeps each combination's saved
-    # manifest, so repeating `pdelta validate` or `explain` re-parses only the files that changed.
-    combination = json.dumps([project_vars, target, str(profiles_dir)], sort_keys=True)
-    target_path = Path(project_dir) / "target" / "pdelta" / hashlib.sha1(combination.encode()).hexdigest()[:12]
+    # repeating `pdelta validate` or `explain` re-parses only the files that changed
+    target_path = target_folder(Path(project_dir) / "target" / "pdelta", project_vars, target, str(profiles_dir))
     args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps(project_vars),
             "--target-path", str(target_path), "--quiet"]
     if profiles_dir:

@@ -11,12 +11,12 @@ also say <text>.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import shlex
 import sys
 import time
+from pathlib import Path
 
 # dbt commands that parse the project and take --target-path
 _PARSING = {"build", "compile", "parse", "run", "run-operation", "seed", "show", "snapshot", "test"}
@@ -37,19 +37,17 @@ class _Tee(io.TextIOBase):
 
 
 def _target_per_vars(args: list[str]) -> list[str]:
-    """dbt parses the whole project again (~8 s here) whenever a command's --vars or --target
-    differ from its last parse; a target folder per distinct pair keeps each pair's saved
-    manifest, so a list of commands that alternates vars re-parses only the files that changed.
-    Only with PDELTA_TARGET_PER_VARS=1 (make test's lanes); a command naming its --target-path
-    keeps it."""
+    """a target folder per distinct (--vars, --target) of the command (project.target_folder), so
+    a list of commands that alternates vars re-parses only the files that changed. Only with
+    PDELTA_TARGET_PER_VARS=1 (make test's local lane); a command naming its --target-path keeps it."""
+    from .project import target_folder
+
     if os.environ.get("PDELTA_TARGET_PER_VARS") != "1" or not args or args[0] not in _PARSING \
             or any(a.startswith("--target-path") for a in args):
         return args
-    pair = [None, None]
-    for i, a in enumerate(args[:-1]):
-        if a in ("--vars", "--target", "-t"):
-            pair[a == "--vars"] = args[i + 1]
-    return [*args, "--target-path", "target/vars-" + hashlib.sha1(repr(pair).encode()).hexdigest()[:12]]
+    given = {flag: args[i + 1] for i, flag in enumerate(args[:-1]) if flag in ("--vars", "--target", "-t")}
+    folder = target_folder(Path("target") / "vars", given.get("--vars"), given.get("--target", given.get("-t")))
+    return [*args, "--target-path", str(folder)]
 
 
 def run_all(commands: list[str]) -> int:
