@@ -119,7 +119,9 @@ dbt_lane() {  # target, local dir
     "! run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_changes paper_cust_mirror :: on_schema_change is fail, so nothing was written" \
     "run --target $target --vars '$feed_gained}' --select paper_cust_mirror" \
     "run-operation assert_mirror_gained_column --target $target --vars '$feed_gained}'" \
-    "run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_mirror" || return 1
+    "run --target $target --vars '$feed_gained, paper_on_schema_change: fail}' --select paper_cust_mirror" \
+    "run-operation drift_batch_log_state --target $target --args '{model_name: paper_d_diff}'" \
+    "! test --target $target --vars '$feed_gained}' --select batch_log_state_kept :: Got 1 result" || return 1
   no_hadoop_side_files "$PDELTA_LOCAL_DIR/warehouse"
 }
 

@@ -270,8 +270,10 @@ def test_randomized_equivalence(harness):
         h.dbt("run", "--threads", "2", "--select", *[m for s, m, _, _ in views_of(h) if s.name in names])
         t_run = time.time() - t_run
         t_check = time.time()
-        # no view holds a key twice (one query over all views); every batch log's kept state is its rows'
-        h.dbt("test", "--select", "view_keys_unique", "batch_log_state_kept")
+        # the package's data tests, as they run in this project: no view holds a key twice (one query
+        # over all views); every batch log's kept state is its rows
+        tested = h.dbt("test", "--select", "dimension_view_keys_unique", "batch_log_state_kept")
+        assert sorted(r.node.name for r in tested.result) == ["batch_log_state_kept", "dimension_view_keys_unique"]
         for shape, model, cols, oracle in views_of(h):
             if shape.name not in names:
                 continue

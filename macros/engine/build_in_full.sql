@@ -6,7 +6,8 @@
 
     The feed starts over, so a view that reads it sees this `full` batch past its watermark and
     rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
-    first; until the `full` row follows, reruns build in full again.
+    first into an existing log; until the `full` row follows, reruns build in full again (a first
+    build writes only the `full` row, which creates the log: without a log every run builds).
 
     timing: none, or {started, costs, rows} when the learned cost model times this build (a
     rebuild of `rows` view rows, none when unknown); declaration: the view's declaration_record,
@@ -18,9 +19,11 @@
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
   {%- set history = pdelta.meta_relation(target, 'history') -%}
   {%- do pdelta.assert_contract(select_sql) -%}
-  {#- marks the build as begun: until the `full` row below is written, reruns build again (a new
-      log, prior 'empty', is created by this same statement) -#}
-  {%- set started = pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}
+  {#- marks the build as begun: until the `full` row below is written, reruns build again. A log
+      that does not exist yet (prior 'empty') needs no mark: until the `full` row creates it, every
+      run builds in full anyway (two statements less for each first build) -#}
+  {%- set started = prior if prior == 'empty'
+        else pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
   {%- endfor -%}

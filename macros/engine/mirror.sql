@@ -5,7 +5,11 @@
       {{ pdelta.mirror(m) }}
 
     `snapshot` (optional) is the relation's state before the feed's first row. The model
-    compiles to the full rebuild: the snapshot with the net effect of the whole feed applied. -#}
+    compiles to the full rebuild: the snapshot with the net effect of the whole feed applied.
+    dbt renders this body on every run, a refresh too, and the materialization builds its own
+    statements (with the bound it froze), so the body reads no data: the bigint maximum as its
+    bound keeps every feed row with a sequence, where reading the feed's highest sequence cost a
+    query (two Spark jobs) per run. -#}
 {% macro mirror(declaration) %}
   {%- set m = pdelta.normalize_mirror(declaration, model.name) -%}
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
@@ -14,7 +18,7 @@
     select 1 as parse_placeholder
   {%- else -%}
     {%- set attrs = pdelta.mirror_attrs(changes, m['key']) -%}
-    {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, pdelta.feed_high_watermark(changes)) }}
+    {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, 9223372036854775807) }}
   {%- endif -%}
 {%- endmacro %}
 

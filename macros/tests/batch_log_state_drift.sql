@@ -5,7 +5,8 @@
 
       {{ pdelta.batch_log_state_drift_sql() }}
 
-    (tests/dbt/batch_log_state_kept.sql, and after every randomized refresh). A log without the
+    (tests/dbt/batch_log_state_kept.sql, which runs in every project that installs pdelta: in make
+    test, the paper lane and after every randomized refresh). A log without the
     property is no drift (it is read from its rows). Data values go into the result as literals. -#}
 {% macro batch_log_state_drift_sql() %}
   {%- set parts = [] -%}

@@ -76,11 +76,8 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
         "models:\n  pdelta_it:\n    +file_format: delta\n    +materialized: view\n"
     )
     (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(repo))}\n")
-    # a singular data test over every dimension view: no key twice (run after each refresh)
-    (root / "tests").mkdir(exist_ok=True)
-    (root / "tests" / "view_keys_unique.sql").write_text("{{ pdelta.duplicate_view_keys_sql() }}\n")
-    # and every batch log's kept state (its table property) equals the state its rows give
-    (root / "tests" / "batch_log_state_kept.sql").write_text("{{ pdelta.batch_log_state_drift_sql() }}\n")
+    # no data test of its own: the package's (tests/dbt/) run in every project that installs it,
+    # this one too: no view holds a key twice, every batch log keeps the state its rows give
     (models / "sources.yml").write_text(
         "version: 2\nsources:\n  - name: it\n    schema: " + SCHEMA + "\n    tables:\n"
         "      - name: all_states\n      - name: all_changes\n"
