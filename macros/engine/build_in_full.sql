@@ -23,7 +23,8 @@
       that does not exist yet (prior 'empty') needs no mark: until the `full` row creates it, every
       run builds in full anyway (two statements less for each first build) -#}
   {%- set started = prior if prior == 'empty'
-        else pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started', prior=prior) -%}
+        else pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started',
+                                 prior=prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
   {%- endfor -%}
