@@ -271,7 +271,7 @@ def test_randomized_equivalence(harness):
         t_run = time.time() - t_run
         t_check = time.time()
         # the package's data tests, as they run in this project: no view holds a key twice (one query
-        # over all views); every batch log's kept state is its rows
+        # over all views); every batch log's kept state is its rows'
         tested = h.dbt("test", "--select", "dimension_view_keys_unique", "batch_log_state_kept")
         assert sorted(r.node.name for r in tested.result) == ["batch_log_state_kept", "dimension_view_keys_unique"]
         for shape, model, cols, oracle in views_of(h):

@@ -250,6 +250,16 @@
   {{ return(state) }}
 {% endmacro %}
 
+{#- A full build's `full-started` row, written before the build touches anything: until its
+    `full` row follows, reruns build in full again. A log that does not exist yet (prior 'empty')
+    gets none: until the `full` row creates it, every run builds in full anyway (two statements
+    less per first build). Returns the state the `full` row's record_batch takes as its prior. -#}
+{% macro mark_full_build_started(batches, batch_id, prior) %}
+  {%- if prior == 'empty' -%}{{ return('empty') }}{%- endif -%}
+  {{ return(pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started',
+                                prior=prior)) }}
+{% endmacro %}
+
 {#- Staged changes carry the batch they belong to and the ranges they were computed from as
     table properties. A staged batch that the batch log has not committed is the sign of an
     attempt that stopped after staging: the retry applies that same stage again (the feeds

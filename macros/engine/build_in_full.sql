@@ -19,12 +19,7 @@
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
   {%- set history = pdelta.meta_relation(target, 'history') -%}
   {%- do pdelta.assert_contract(select_sql) -%}
-  {#- marks the build as begun: until the `full` row below is written, reruns build again. A log
-      that does not exist yet (prior 'empty') needs no mark: until the `full` row creates it, every
-      run builds in full anyway (two statements less for each first build) -#}
-  {%- set started = prior if prior == 'empty'
-        else pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {}, 'full-started',
-                                 prior=prior) -%}
+  {%- set started = pdelta.mark_full_build_started(batches, batch_id, prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
   {%- endfor -%}

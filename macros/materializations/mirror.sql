@@ -67,11 +67,7 @@
     {%- set rebuild_sql = pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, hi, exclude, gaps) -%}
     {%- do pdelta.assert_contract(rebuild_sql) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
-    {#- the build's `full-started` mark, into an existing log only: without a log (a first build)
-        every run builds in full until the `full` row below creates it -#}
-    {%- set started = 'empty' if blog is none
-          else pdelta.record_batch(batches, batch_id, {'*': {'changes': '', 'lo': none, 'hi': none}}, {},
-                                   'full-started', prior=blog) -%}
+    {%- set started = pdelta.mark_full_build_started(batches, batch_id, 'empty' if blog is none else blog) -%}
     {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
     {%- for st in pdelta.create_target_statements(target, rebuild_sql, m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}

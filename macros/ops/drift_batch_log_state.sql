@@ -9,8 +9,6 @@
     {{ exceptions.raise_compiler_error('pdelta: ' ~ batches ~ ' keeps no state to change') }}
   {%- endif -%}
   {%- do kept.update({'last': kept['last'] + 1}) -%}
-  {%- call statement('drift') -%}
-    alter table {{ batches }} set tblproperties ('pdelta.state' = {{ pdelta.sql_literal(tojson(kept)) }})
-  {%- endcall -%}
+  {%- do pdelta.write_batch_log(batches, [], {'pdelta.state': pdelta.sql_literal(tojson(kept))}) -%}
   {{ log('pdelta: ' ~ batches ~ ' now keeps last batch ' ~ kept['last'] ~ ', which its rows do not hold', info=true) }}
 {% endmacro %}
