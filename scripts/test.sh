@@ -31,11 +31,20 @@ started=$SECONDS
 source scripts/test_settings.sh
 mkdir -p .pdelta/tests
 
+# CPU seconds per stream, printed at the end beside the wall time (scripts/cpu_meter.py): wall
+# time also counts the time a process waits for a core, which depends on what else the machine
+# runs (runs of one commit have differed by a third); CPU seconds count only the suite's own work
+cpu_roots=.pdelta/tests/cpu_roots.txt
+echo "local-lane+other-modules $$" > "$cpu_roots"
+python scripts/cpu_meter.py "$cpu_roots" .pdelta/tests/cpu.txt &
+meter_pid=$!
+
 echo "== [1/3] shared delta model (Python <-> Jinja)"
 pdelta gen-macros --check
 # the dbt-databricks virtualenv of tests/test_databricks.py, set up while the streams run (its
 # downloads wait on the network); the test waits for it
 bash scripts/databricks_venv.sh > .pdelta/tests/databricks_venv.log 2>&1 &
+echo "databricks-venv $!" >> "$cpu_roots"
 
 # The profile's local-file settings took effect (profiles.yml.example): no Hadoop checksum side
 # file (.name.crc) and no _SUCCESS marker anywhere in the warehouse the local lane wrote, which
@@ -132,6 +141,7 @@ thrift_pid=
 random_pid=
 capture_pid=
 cleanup() {
+  [ -n "$meter_pid" ] && kill "$meter_pid" 2>/dev/null
   [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null
   [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
   [ -n "$capture_pid" ] && kill "$capture_pid" 2>/dev/null
@@ -139,6 +149,7 @@ cleanup() {
 }
 trap cleanup EXIT
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
+echo "thrift $(cat .pdelta/thrift/server.pid)" >> "$cpu_roots"
 export PDELTA_THRIFT_PORT
 
 echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
@@ -147,16 +158,19 @@ python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_ca
   --durations=5 -s \
   > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
+echo "thrift $thrift_pid" >> "$cpu_roots"
 
 echo "== [3/3] pytest: randomized equivalence, then the benchmark harness's smoke run (in the background; log: .pdelta/tests/randomized.log)"
 python -m pytest tests/test_randomized_equivalence.py tests/test_bench_smoke.py -q -p no:cacheprovider --durations=3 -s \
   > .pdelta/tests/randomized.log 2>&1 &
 random_pid=$!
+echo "randomized+bench-smoke $random_pid" >> "$cpu_roots"
 
 echo "== [3/3] pytest: capture of every raw format, the feed contract (in the background; log: .pdelta/tests/capture.log)"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py tests/test_feed_contract.py \
   -q -p no:cacheprovider --durations=3 > .pdelta/tests/capture.log 2>&1 &
 capture_pid=$!
+echo "capture+feed-contract $capture_pid" >> "$cpu_roots"
 
 echo "== [2/3] dbt build on target 'local'"
 set +e
@@ -184,6 +198,9 @@ wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
+kill -TERM "$meter_pid" 2>/dev/null && wait "$meter_pid"
+meter_pid=
+cat .pdelta/tests/cpu.txt 2>/dev/null || echo "[cpu] the CPU meter wrote nothing"
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane: $(verdict $local_rc); pytest: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \

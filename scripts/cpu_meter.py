@@ -1,0 +1,114 @@
+"""CPU seconds per stream of `make test`, beside its wall time.
+
+Wall time on a shared machine varies by a third between runs of the same code; the CPU the
+suite's processes burn varies far less, so it is the yardstick for "did the suite get cheaper".
+
+    python scripts/cpu_meter.py ROOTS_FILE OUT_FILE &      # started by scripts/test.sh
+
+ROOTS_FILE holds `stream pid` lines, appended by test.sh as it starts each stream (the first
+line names the test script itself: every process under it that no other root claims counts for
+that stream). Every second the meter reads /proc: each live process is charged to the nearest
+registered ancestor, at its user + system CPU so far (a process keeps its last reading after it
+exits, so one that lives less than a second, or its last second, is missed). It also reads the
+machine's busy CPU from /proc/stat. On SIGTERM it writes OUT_FILE: one line per stream and a
+total, then exits. Linux only (it reads /proc); elsewhere it writes that it measured nothing.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def read_roots(path: str) -> dict[int, str]:
+    roots = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2 and parts[1].isdigit():
+                    roots[int(parts[1])] = parts[0]
+    except FileNotFoundError:
+        pass
+    return roots
+
+
+def processes() -> dict[int, tuple[int, float, str]]:
+    """pid -> (parent pid, user + system CPU seconds, command name) of every live process"""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            # the name is in parentheses and may hold any character, so the fields follow its last ')'
+            name = stat[stat.index("(") + 1:stat.rindex(")")]
+            fields = stat[stat.rindex(")") + 2:].split()
+            # fields[0] is the stat file's 3rd field (state): ppid is its 4th, utime and stime its 14th and 15th
+            out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK, name)
+        except (OSError, ValueError, IndexError):
+            continue  # it exited between the listing and the read
+    return out
+
+
+def machine_busy() -> float:
+    """busy CPU seconds of the whole machine since boot (all but idle and iowait)"""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return (sum(values) - values[3] - (values[4] if len(values) > 4 else 0)) / TICK
+
+
+def stream_of(pid: int, procs: dict, roots: dict[int, str]) -> str | None:
+    seen = set()
+    while pid in procs and pid not in seen:
+        if pid in roots:
+            return roots[pid]
+        seen.add(pid)
+        pid = procs[pid][0]
+    return roots.get(pid)
+
+
+def main(roots_path: str, out_path: str) -> None:
+    if not os.path.isdir("/proc/self"):
+        with open(out_path, "w") as f:
+            f.write("[cpu] not measured: no /proc on this system\n")
+        return
+    charged: dict[int, tuple[str, float, str]] = {}  # pid -> (stream, CPU seconds, name)
+    retired: list[tuple[str, float, str]] = []  # what processes whose pid was reused had used
+    started, busy_start = time.time(), machine_busy()
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+    while not stop:
+        roots = read_roots(roots_path)
+        procs = processes()
+        for pid, (_, cpu, name) in procs.items():
+            stream = stream_of(pid, procs, roots)
+            if stream is not None and pid != os.getpid():
+                # a recycled pid that now belongs to another process restarts at its own reading
+                earlier = charged.get(pid)
+                if earlier is not None and (earlier[2] != name or cpu < earlier[1]):
+                    retired.append(earlier)
+                charged[pid] = (stream, cpu, name)
+        time.sleep(1)
+    wall, busy = time.time() - started, machine_busy() - busy_start
+    per_stream: dict[str, dict[str, float]] = {}
+    for stream, cpu, name in [*charged.values(), *retired]:
+        kind = "JVM" if name == "java" else "other"
+        per_stream.setdefault(stream, {"JVM": 0.0, "other": 0.0})[kind] += cpu
+    lines = []
+    for stream, kinds in sorted(per_stream.items(), key=lambda kv: -sum(kv[1].values())):
+        lines.append(f"[cpu] {stream}: {sum(kinds.values()):,.0f} CPU s (JVM {kinds['JVM']:,.0f}, "
+                     f"Python and the rest {kinds['other']:,.0f})")
+    total = sum(sum(k.values()) for k in per_stream.values())
+    lines.append(f"[cpu] all streams: {total:,.0f} CPU s in {wall:,.0f} s of wall time on {os.cpu_count()} cores; "
+                 f"the machine was busy {busy:,.0f} CPU s in that time (other processes included)")
+    with open(out_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
