@@ -36,8 +36,8 @@ def read_roots(path: str) -> dict[int, str]:
     return roots
 
 
-def processes() -> dict[int, tuple[int, float, str]]:
-    """pid -> (parent pid, user + system CPU seconds, command name) of every live process"""
+def processes() -> dict[int, tuple[int, float, str, int]]:
+    """pid -> (parent pid, user + system CPU seconds, command name, start time) of every live process"""
     out = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -49,7 +49,8 @@ def processes() -> dict[int, tuple[int, float, str]]:
             name = stat[stat.index("(") + 1:stat.rindex(")")]
             fields = stat[stat.rindex(")") + 2:].split()
             # fields[0] is the stat file's 3rd field (state): ppid is its 4th, utime and stime its 14th and 15th
-            out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK, name)
+            # the start time (22nd field) tells a process from an earlier one that had its pid
+            out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK, name, int(fields[19]))
         except (OSError, ValueError, IndexError):
             continue  # it exited between the listing and the read
     return out
@@ -63,6 +64,7 @@ def machine_busy() -> float:
 
 
 def stream_of(pid: int, procs: dict, roots: dict[int, str]) -> str | None:
+    """the stream of the nearest registered ancestor of `pid` (itself included), or None"""
     seen = set()
     while pid in procs and pid not in seen:
         if pid in roots:
@@ -77,34 +79,31 @@ def main(roots_path: str, out_path: str) -> None:
         with open(out_path, "w") as f:
             f.write("[cpu] not measured: no /proc on this system\n")
         return
-    charged: dict[int, tuple[str, float, str]] = {}  # pid -> (stream, CPU seconds, name)
-    retired: list[tuple[str, float, str]] = []  # what processes whose pid was reused had used
+    # (pid, start time) -> (stream, CPU seconds, name): the CPU counters survive an exec (a
+    # launcher script becoming `java`), and the start time keeps a reused pid apart
+    charged: dict[tuple[int, int], tuple[str, float, str]] = {}
     started, busy_start = time.time(), machine_busy()
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     while not stop:
         roots = read_roots(roots_path)
         procs = processes()
-        for pid, (_, cpu, name) in procs.items():
+        for pid, (_, cpu, name, start) in procs.items():
             stream = stream_of(pid, procs, roots)
             if stream is not None and pid != os.getpid():
-                # a recycled pid that now belongs to another process restarts at its own reading
-                earlier = charged.get(pid)
-                if earlier is not None and (earlier[2] != name or cpu < earlier[1]):
-                    retired.append(earlier)
-                charged[pid] = (stream, cpu, name)
+                charged[(pid, start)] = (stream, cpu, name)
         time.sleep(1)
     wall, busy = time.time() - started, machine_busy() - busy_start
     per_stream: dict[str, dict[str, float]] = {}
-    for stream, cpu, name in [*charged.values(), *retired]:
+    for stream, cpu, name in charged.values():
         kind = "JVM" if name == "java" else "other"
         per_stream.setdefault(stream, {"JVM": 0.0, "other": 0.0})[kind] += cpu
     lines = []
     for stream, kinds in sorted(per_stream.items(), key=lambda kv: -sum(kv[1].values())):
-        lines.append(f"[cpu] {stream}: {sum(kinds.values()):,.0f} CPU s (JVM {kinds['JVM']:,.0f}, "
-                     f"Python and the rest {kinds['other']:,.0f})")
+        lines.append(f"[cpu] {stream}: {sum(kinds.values()):,.1f} CPU s (JVM {kinds['JVM']:,.1f}, "
+                     f"Python and the rest {kinds['other']:,.1f})")
     total = sum(sum(k.values()) for k in per_stream.values())
-    lines.append(f"[cpu] all streams: {total:,.0f} CPU s in {wall:,.0f} s of wall time on {os.cpu_count()} cores; "
+    lines.append(f"[cpu] all streams: {total:,.1f} CPU s in {wall:,.0f} s of wall time on {os.cpu_count()} cores; "
                  f"the machine was busy {busy:,.0f} CPU s in that time (other processes included)")
     with open(out_path, "w") as f:
         f.write("\n".join(lines) + "\n")
