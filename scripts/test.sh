@@ -149,7 +149,7 @@ cleanup() {
 }
 trap cleanup EXIT
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
-echo "thrift $(cat .pdelta/thrift/server.pid)" >> "$cpu_roots"
+echo "thrift $(bash scripts/thrift_server.sh pid)" >> "$cpu_roots"
 export PDELTA_THRIFT_PORT
 
 echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"

@@ -4,6 +4,7 @@
 #                                       HiveServer2 client can run `SELECT 1`, prints the port
 #   scripts/thrift_server.sh stop    -> stops the server it started, by its own pid
 #   scripts/thrift_server.sh port    -> prints the port of the running server
+#   scripts/thrift_server.sh pid     -> prints the pid of the running server (its process group)
 # State (pid, port, log, Derby metastore, warehouse) lives in .pdelta/thrift, separate from the
 # embedded session's metastore because Derby admits one process at a time.
 set -euo pipefail
@@ -96,5 +97,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   port) running && cat "$PORTFILE" || { echo "[thrift] not running" >&2; exit 1; } ;;
-  *) echo "usage: $0 start|stop|port" >&2; exit 2 ;;
+  pid) running && cat "$PIDFILE" || { echo "[thrift] not running" >&2; exit 1; } ;;
+  *) echo "usage: $0 start|stop|port|pid" >&2; exit 2 ;;
 esac
