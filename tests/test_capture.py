@@ -119,16 +119,26 @@ class Harness:
     def rows(self, sql):
         return [tuple(r) for r in self.spark.sql(sql).collect()]
 
+    def rows_of(self, selects: dict[str, str]) -> dict[str, list[tuple]]:
+        """The rows of each labelled SELECT (same columns), from one UNION ALL query: one statement
+        per kind of table instead of one per table"""
+        labels = list(selects)
+        sql = "\nunion all\n".join(f"select {i} as part, * from ({q}) as q{i}" for i, q in enumerate(selects.values()))
+        out: dict[str, list[tuple]] = {label: [] for label in labels}
+        for r in self.spark.sql(sql).collect():
+            out[labels[r[0]]].append(tuple(r[1:]))
+        return out
+
     def snapshot(self, run: int):
-        out = {"mirrors": {}, "views": {}, "recomputed": {}, "feeds": {}}
-        for f in list(FORMATS) + ["bad"]:
-            out["mirrors"][f] = sorted(self.rows(f"select id, {ATTR_COLS} from {SCHEMA}.{f}_mirror"))
-            out["feeds"][f] = self.rows(f"select id, _pdelta_type, _pdelta_seq from {SCHEMA}.{f}_capture")
+        fmts = list(FORMATS) + ["bad"]
         cols = ", ".join(VIEW_COLUMNS)
-        for v in VIEWS:
-            out["views"][v] = sorted(self.rows(f"select {cols} from {SCHEMA}.{v}"), key=repr)
-            out["recomputed"][v] = sorted(self.rows(f"select {cols} from {SCHEMA}.{v}_recomputed"), key=repr)
-        self.results[run] = out
+        mirrors = self.rows_of({f: f"select id, {ATTR_COLS} from {SCHEMA}.{f}_mirror" for f in fmts})
+        feeds = self.rows_of({f: f"select id, _pdelta_type, _pdelta_seq from {SCHEMA}.{f}_capture" for f in fmts})
+        views = self.rows_of({v: f"select {cols} from {SCHEMA}.{v}" for v in VIEWS})
+        recomputed = self.rows_of({v: f"select {cols} from {SCHEMA}.{v}_recomputed" for v in VIEWS})
+        self.results[run] = {"mirrors": {f: sorted(rows) for f, rows in mirrors.items()}, "feeds": feeds,
+                             "views": {v: sorted(rows, key=repr) for v, rows in views.items()},
+                             "recomputed": {v: sorted(rows, key=repr) for v, rows in recomputed.items()}}
 
 
 def node_status(result):

@@ -22,6 +22,7 @@ embedded session as the driver of a Spark standalone cluster).
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -127,14 +128,29 @@ class Harness:
         df.write.format("delta").mode(mode).saveAsTable(f"{SCHEMA}.all_changes")
         self.first_changes = False
 
-    def rows(self, model: str, cols: list[str]) -> list[tuple]:
-        return [tuple(r) for r in self.spark.sql(f"select {', '.join(cols)} from {SCHEMA}.{model}").collect()]
+    def _json_rows(self, parts: list[str], count: int) -> list[list[dict]]:
+        """Each part's rows, from one query: part i selects (i, to_json of a struct of its columns).
+        One statement for all views instead of one per view (their columns differ, hence JSON);
+        JSON keeps the difference between a number, a string and NULL that the checks compare."""
+        out: list[list[dict]] = [[] for _ in range(count)]
+        for part, row in self.spark.sql("\nunion all\n".join(parts)).collect() if parts else []:
+            out[part].append(json.loads(row))
+        return out
 
-    def feed(self, model: str, cols: list[str], batch: int) -> list[dict]:
-        """The changes the view published in refresh number `batch` (its `_pdelta_seq`)."""
-        q = (f"select {', '.join(cols)}, _pdelta_before, _pdelta_type from {SCHEMA}.{model}__pdelta_changes "
-             f"where _pdelta_seq = {int(batch)}")
-        return [r.asDict(recursive=True) for r in self.spark.sql(q).collect()]
+    def rows(self, views: list[tuple[str, list[str]]]) -> dict[str, list[tuple]]:
+        """The rows of each (model, columns), as tuples in the columns' order, in one query."""
+        parts = [f"select {i} as part, to_json(struct({', '.join(cols)}), map('ignoreNullFields', 'false')) as row "
+                 f"from {SCHEMA}.{model}" for i, (model, cols) in enumerate(views)]
+        found = self._json_rows(parts, len(views))
+        return {model: [tuple(r[c] for c in cols) for r in found[i]] for i, (model, cols) in enumerate(views)}
+
+    def feeds(self, views: list[tuple[str, list[str]]], batch: int) -> dict[str, list[dict]]:
+        """The changes each view published in refresh number `batch` (its `_pdelta_seq`), in one query."""
+        parts = [f"select {i} as part, to_json(struct({', '.join(cols)}, _pdelta_before, _pdelta_type), "
+                 f"map('ignoreNullFields', 'false')) as row from {SCHEMA}.{model}__pdelta_changes "
+                 f"where _pdelta_seq = {int(batch)}" for i, (model, cols) in enumerate(views)]
+        found = self._json_rows(parts, len(views))
+        return {model: found[i] for i, (model, _) in enumerate(views)}
 
 
 def views_of(h: Harness):
@@ -241,9 +257,8 @@ def test_randomized_equivalence(harness):
     h.append_changes({})
     h.dbt("run", "--threads", "2")  # relation views + initial full builds
     # each view's rows as the last check read them: the next refresh's "before" (no other writer)
-    current = {}
+    current = h.rows([(model, cols) for _, model, cols, _ in views_of(h)])
     for shape, model, cols, oracle in views_of(h):
-        current[model] = h.rows(model, cols)
         assert_equal_to_recompute(model, cols, current[model], oracle())
     scenarios = sum(len(h.worlds[s.name].scenarios) * (2 if s.chained else 1) for s in h.shapes)
     if "PDELTA_RANDOM_SIDS" not in os.environ and not ONLY_SHAPES:
@@ -274,12 +289,14 @@ def test_randomized_equivalence(harness):
         # over all views); every batch log's kept state is its rows'
         tested = h.dbt("test", "--select", "dimension_view_keys_unique", "batch_log_state_kept")
         assert sorted(r.node.name for r in tested.result) == ["batch_log_state_kept", "dimension_view_keys_unique"]
+        checked = [(model, cols) for shape, model, cols, _ in views_of(h) if shape.name in names]
+        rows_after, feeds = h.rows(checked), h.feeds(checked, step)
         for shape, model, cols, oracle in views_of(h):
             if shape.name not in names:
                 continue
-            after = current[model] = h.rows(model, cols)
+            after = current[model] = rows_after[model]
             assert_equal_to_recompute(model, cols, after, oracle())
-            feed = h.feed(model, cols, step)
+            feed = feeds[model]
             kinds = replay(model, cols, key_len(model, h), before[model], feed, after)
             seen_types += kinds
             seen_by_plan["rules" if model[-1] in "vw" else "diff"].update(kinds)
