@@ -128,11 +128,11 @@ class Harness:
         df.write.format("delta").mode(mode).saveAsTable(f"{SCHEMA}.all_changes")
         self.first_changes = False
 
-    def _json_rows(self, parts: list[str], count: int) -> list[list[dict]]:
+    def _json_rows(self, parts: list[str]) -> list[list[dict]]:
         """Each part's rows, from one query: part i selects (i, to_json of a struct of its columns).
         One statement for all views instead of one per view (their columns differ, hence JSON);
         JSON keeps the difference between a number, a string and NULL that the checks compare."""
-        out: list[list[dict]] = [[] for _ in range(count)]
+        out: list[list[dict]] = [[] for _ in parts]
         for part, row in self.spark.sql("\nunion all\n".join(parts)).collect() if parts else []:
             out[part].append(json.loads(row))
         return out
@@ -141,7 +141,7 @@ class Harness:
         """The rows of each (model, columns), as tuples in the columns' order, in one query."""
         parts = [f"select {i} as part, to_json(struct({', '.join(cols)}), map('ignoreNullFields', 'false')) as row "
                  f"from {SCHEMA}.{model}" for i, (model, cols) in enumerate(views)]
-        found = self._json_rows(parts, len(views))
+        found = self._json_rows(parts)
         return {model: [tuple(r[c] for c in cols) for r in found[i]] for i, (model, cols) in enumerate(views)}
 
     def feeds(self, views: list[tuple[str, list[str]]], batch: int) -> dict[str, list[dict]]:
@@ -149,7 +149,7 @@ class Harness:
         parts = [f"select {i} as part, to_json(struct({', '.join(cols)}, _pdelta_before, _pdelta_type), "
                  f"map('ignoreNullFields', 'false')) as row from {SCHEMA}.{model}__pdelta_changes "
                  f"where _pdelta_seq = {int(batch)}" for i, (model, cols) in enumerate(views)]
-        found = self._json_rows(parts, len(views))
+        found = self._json_rows(parts)
         return {model: found[i] for i, (model, _) in enumerate(views)}
 
 
