@@ -43,6 +43,8 @@ python -m pytest tests/test_apply.py -k sigkill -q -p no:cacheprovider -s
 echo "== [3/3] the randomized chain4 shape on target 'cluster'"
 export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/cluster"
 rm -rf "$PDELTA_LOCAL_DIR"
-PDELTA_RANDOM_TARGET=cluster PDELTA_RANDOM_SHAPES=chain4 PDELTA_RANDOM_DIR="$PDELTA_LOCAL_DIR/randomized" \
+# sources in Delta here (make test reads them from parquet: one file-listing job less per read)
+PDELTA_RANDOM_TARGET=cluster PDELTA_RANDOM_SHAPES=chain4 PDELTA_RANDOM_INPUT_FORMAT=delta \
+  PDELTA_RANDOM_DIR="$PDELTA_LOCAL_DIR/randomized" \
   python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider -s
 echo "[test-cluster] ok in $((SECONDS - started))s"

@@ -127,26 +127,44 @@
 
 {#- The log's state from its rows, in one query (what the table property must equal) -#}
 {% macro _scanned_log_state(batches) %}
-  {%- set st = pdelta.empty_log_state() -%}
-  {%- set started = [] -%}
-  {%- set newest = {} -%}
-  {#- consumed: the highest bound since the last full build only; a full build records each
-      feed's position anew (a feed that restarted its sequences with it is read again) -#}
+  {%- set scanned = pdelta._fold_log_rows(run_query(pdelta._log_rows_sql(batches)).rows) -%}
+  {%- if scanned['rows'] and not scanned['has_position'] -%}
+    {%- call statement('upgrade_batch_log') -%}
+      alter table {{ batches }} add columns (`feed_position` string)
+    {%- endcall -%}
+  {%- endif -%}
+  {{ return(scanned['state']) }}
+{% endmacro %}
+
+{#- The log's rows grouped per input and mode, the columns _fold_log_rows reads (a union of these
+    over several logs, each labelled, reads them all in one query: batch_log_state_drift_sql).
+    consumed: the highest bound since the last full build only; a full build records each feed's
+    position anew (a feed that restarted its sequences with it is read again) -#}
+{% macro _log_rows_sql(batches) %}
   {%- set sql -%}
     select `input`, `mode`, max(`batch_id`), max(case when `batch_id` >= `last_full` then `hi` end),
            max_by(`counts`, `batch_id`),
            max_by(case when `batch_id` >= `last_full` then get_json_object(`row`, '$.feed_position') end, `batch_id`),
            max(`row` like '%"feed_position":%'), max_by(`changes`, `batch_id`)
     {#- `feed_position` through the row's JSON: a log written before the column existed reads as
-        none (and is upgraded below) instead of failing the query; the last full build through a
-        window, not a join (half the Spark jobs) -#}
+        none (and is upgraded by _scanned_log_state) instead of failing the query; the last full
+        build through a window, not a join (half the Spark jobs) -#}
     from (select *, to_json(struct(*), map('ignoreNullFields', 'false')) as `row`,
                  coalesce(max(case when `mode` = 'full' then `batch_id` end) over (), -1) as `last_full`
           from {{ batches }}) as b
     group by `input`, `mode`
   {%- endset -%}
+  {{ return(sql) }}
+{% endmacro %}
+
+{#- The state a log's grouped rows (_log_rows_sql) give: {state, rows: the log has rows,
+    has_position: it has the `feed_position` column} -#}
+{% macro _fold_log_rows(rows) %}
+  {%- set st = pdelta.empty_log_state() -%}
+  {%- set started = [] -%}
+  {%- set newest = {} -%}
   {%- set ns = namespace(rows=false, has_position=false) -%}
-  {%- for row in run_query(sql).rows -%}
+  {%- for row in rows -%}
     {%- set ns.rows = true -%}{%- if row[6] -%}{%- set ns.has_position = true -%}{%- endif -%}
     {%- set b = row[2] | int -%}
     {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
@@ -166,10 +184,7 @@
     {%- endif -%}
   {%- endfor -%}
   {%- do st.update({'full_pending': (started | select('gt', st['last']) | list | length) > 0}) -%}
-  {%- if ns.rows and not ns.has_position -%}
-    {%- call statement('upgrade_batch_log') -%}alter table {{ batches }} add columns (`feed_position` string){%- endcall -%}
-  {%- endif -%}
-  {{ return(st) }}
+  {{ return({'state': st, 'rows': ns.rows, 'has_position': ns.has_position}) }}
 {% endmacro %}
 
 {#- The state after one more commit of the log (what _scanned_log_state would read after it):

@@ -11,17 +11,36 @@
 {% macro batch_log_state_drift_sql() %}
   {%- set parts = [] -%}
   {%- if execute -%}
+    {%- set logs = [] -%}
     {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized in ['dimension_view', 'mirror']
           and node.package_name == project_name -%}
       {%- set rel = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
       {%- set batches = none if rel is none else pdelta.meta_relation(rel, 'batches') -%}
       {%- if batches is not none and pdelta.relation_exists(batches) -%}
         {%- set kept = pdelta._kept_log_state(batches) -%}
-        {%- set scanned = pdelta._scanned_log_state(batches) -%}
-        {%- if kept is not none and tojson(kept, sort_keys=true) != tojson(scanned, sort_keys=true) -%}
-          {%- do parts.append('select ' ~ pdelta.sql_literal(node.name) ~ ' as model, ' ~ pdelta.sql_literal(tojson(kept)) ~ ' as kept, '
-                ~ pdelta.sql_literal(tojson(scanned)) ~ ' as scanned') -%}
+        {%- if kept is not none -%}
+          {%- do logs.append({'model': node.name, 'batches': batches, 'kept': kept}) -%}
         {%- endif -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {#- every log's rows in one query, each branch labelled with its position in `logs` (one statement
+        instead of one per log: a data test that runs after every refresh) -#}
+    {%- set rows_of = {} -%}
+    {%- if logs -%}
+      {%- set branches = [] -%}
+      {%- for log in logs -%}
+        {%- do branches.append('select *, ' ~ loop.index0 ~ ' as `log` from ('
+              ~ pdelta._log_rows_sql(log['batches']) ~ ') as l') -%}
+      {%- endfor -%}
+      {%- for row in run_query(branches | join('\nunion all\n')).rows -%}
+        {%- do rows_of.setdefault(row[8], []).append(row) -%}
+      {%- endfor -%}
+    {%- endif -%}
+    {%- for log in logs -%}
+      {%- set scanned = pdelta._fold_log_rows(rows_of.get(loop.index0, []))['state'] -%}
+      {%- if tojson(log['kept'], sort_keys=true) != tojson(scanned, sort_keys=true) -%}
+        {%- do parts.append('select ' ~ pdelta.sql_literal(log['model']) ~ ' as model, '
+              ~ pdelta.sql_literal(tojson(log['kept'])) ~ ' as kept, ' ~ pdelta.sql_literal(tojson(scanned)) ~ ' as scanned') -%}
       {%- endif -%}
     {%- endfor -%}
   {%- endif -%}
