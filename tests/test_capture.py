@@ -202,6 +202,21 @@ def test_format_captured_mirrored_and_maintained(h, fmt):
     assert h.results[2]["views"][view], f"{view} is empty: the join and predicates leave nothing to check"
 
 
+@pytest.mark.spark
+def test_every_batch_log_keeps_the_state_its_rows_give(h):
+    """Each capture commits like a mirror or a view: its batch log keeps its state in the table
+    property `pdelta.state` (its next run, the mirror over its feed and the rebuilt-feed check
+    read that instead of scanning the log), and the package's data test finds every kept state
+    equal to the one the log's rows give."""
+    logs = [r[1] for r in h.spark.sql(f"show tables in {SCHEMA} like '*_capture__pdelta_batches'").collect()]
+    assert len(logs) >= len(FORMATS), logs
+    for log in logs:
+        props = {r[0] for r in h.spark.sql(f"show tblproperties {SCHEMA}.{log}").collect()}
+        assert "pdelta.state" in props, f"{log} keeps no state"
+    res = h.dbt("test", "--select", "batch_log_state_kept")
+    assert res.success and [r.node.name for r in res.result] == ["batch_log_state_kept"], res.exception
+
+
 def test_formats_are_techniques_the_validator_knows():
     from pdelta.techniques import KNOWN, TECHNIQUES
 
@@ -288,8 +303,12 @@ def test_quarantine_share_threshold(h):
 def test_rerun_after_a_crash_before_the_commit_neither_loses_nor_duplicates(h):
     feed_sql = f"select * from {SCHEMA}.debezium_postgres_default_capture"
     before = sorted(h.rows(feed_sql), key=repr)
-    # the crash: batch 2 written to the feed, its batch-log row never committed
-    h.spark.sql(f"delete from {SCHEMA}.debezium_postgres_default_capture__pdelta_batches where batch_id = 2")
+    # the crash: batch 2 written to the feed, its commit (the batch-log row, then the state the log
+    # keeps in its table property) never made; without the property the log is read from its rows
+    log = f"{SCHEMA}.debezium_postgres_default_capture__pdelta_batches"
+    assert "pdelta.state" in {r[0] for r in h.spark.sql(f"show tblproperties {log}").collect()}
+    h.spark.sql(f"delete from {log} where batch_id = 2")
+    h.spark.sql(f"alter table {log} unset tblproperties ('pdelta.state')")
     res = h.dbt("run", "--select", "debezium_postgres_default_capture")
     assert res.success
     assert sorted(h.rows(feed_sql), key=repr) == before

@@ -242,8 +242,9 @@
           'retried': retried, 'feed_position': tojson(r['position']) if r.get('position') else none}) -%}
   {%- endfor -%}
   {%- set prior = pdelta.empty_log_state() if create else prior -%}
-  {#- without a current prior state the new one is read from the rows, so they go first -#}
-  {%- set rows_first = prior is none or prior['last'] < (batch_id | int) - 1 -%}
+  {#- without a current prior state the new one is read from the rows, so they go first (a log
+      this record creates has no earlier rows, whatever its first batch id: a capture's is 1) -#}
+  {%- set rows_first = prior is none or (not create and prior['last'] < (batch_id | int) - 1) -%}
   {%- if rows_first -%}
     {%- do pdelta.write_batch_log(batches, rows, create=create) -%}
     {%- set state = pdelta._scanned_log_state(batches) -%}

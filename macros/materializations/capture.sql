@@ -157,22 +157,17 @@
     {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = ' ~ batch_id | int ~ ')') -%}
     {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates'],
                           'records_through_hi': through_hi, 'behind_watermark': behind}) -%}
-    {#- a new log is created by its first commit (one statement: table and rows) -#}
-    {%- set mode = 'full' if full else 'incremental' -%}
-    {%- set rows = [{'input': 'raw', 'changes': raw | string, 'lo': lo, 'hi': hi},
-                    {'input': 'seq', 'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi}] -%}
-    {%- for row in rows -%}
-      {%- do row.update({'batch_id': batch_id | int, 'counts': tojson(counts), 'mode': mode}) -%}
-    {%- endfor -%}
-    {#- the declaration, with the full build it holds for, in the commit's own statement (a capture
-        built by an earlier pdelta takes the one it runs now) -#}
-    {%- set props = {} -%}
-    {%- if full or blog['declaration'] is none -%}
-      {%- set kept = {'v': 1, 'fingerprint': declared['fingerprint'], 'extent': declared['extent'],
-                      'since_full': batch_id | int if full else blog['last_full']} -%}
-      {%- do props.update({'pdelta.declaration': pdelta.sql_literal(tojson(kept))}) -%}
-    {%- endif -%}
-    {%- do pdelta.write_batch_log(batches, rows, props, create=not pdelta.relation_exists(batches)) -%}
+    {#- the commit: one batch-log row per input (the raw positions, the feed's sequences), and the
+        state the log now says kept in its table property (record_batch), which the next run, the
+        mirror over this feed and the check for a rebuilt feed read instead of scanning the log.
+        A new log is created by its first commit (one statement: table, rows and property). The
+        declaration, with the full build it holds for, goes with the commit (a capture built by
+        an earlier pdelta takes the one it runs now). -#}
+    {%- set log_prior = 'empty' if not pdelta.relation_exists(batches) else (prior if full else blog) -%}
+    {%- set ranges = {'raw': {'changes': raw | string, 'lo': lo, 'hi': hi},
+                      'seq': {'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi}} -%}
+    {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'full' if full else 'incremental', prior=log_prior,
+          declaration=declared if full or blog['declaration'] is none else none) -%}
     {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}

@@ -1,4 +1,4 @@
-{#- The dimension views and mirrors of the project whose batch log's kept state (the table
+{#- The dimension views, mirrors and captures of the project whose batch log's kept state (the table
     property `pdelta.state` each commit writes, which refreshes read instead of scanning the log)
     differs from the state the log's rows give, as rows (model, kept, scanned): a singular data
     test is
@@ -12,7 +12,7 @@
   {%- set parts = [] -%}
   {%- if execute -%}
     {%- set logs = [] -%}
-    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized in ['dimension_view', 'mirror']
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized in ['dimension_view', 'mirror', 'capture']
           and node.package_name == project_name -%}
       {%- set rel = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
       {%- set batches = none if rel is none else pdelta.meta_relation(rel, 'batches') -%}
