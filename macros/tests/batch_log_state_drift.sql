@@ -23,8 +23,8 @@
         {%- endif -%}
       {%- endif -%}
     {%- endfor -%}
-    {#- every log's rows in one query, each branch labelled with its position in `logs` (one statement
-        instead of one per log: a data test that runs after every refresh) -#}
+    {#- every log's rows in one query, each branch labelled in its last column with its position in
+        `logs` (one statement instead of one per log: a data test that runs after every refresh) -#}
     {%- set rows_of = {} -%}
     {%- if logs -%}
       {%- set branches = [] -%}
@@ -33,7 +33,7 @@
               ~ pdelta._log_rows_sql(log['batches']) ~ ') as l') -%}
       {%- endfor -%}
       {%- for row in run_query(branches | join('\nunion all\n')).rows -%}
-        {%- do rows_of.setdefault(row[8], []).append(row) -%}
+        {%- do rows_of.setdefault(row[-1], []).append(row) -%}
       {%- endfor -%}
     {%- endif -%}
     {%- for log in logs -%}
