@@ -70,8 +70,8 @@ class It:
         """dbt in a process of its own (SIGKILLed before statement `kill_at`, if given)"""
         return DBT.run(list(args), cwd=self.project, env=self.env, kill_at=kill_at, log=log)
 
-    def run(self, select: str | None = "cust addr dim dim_pq") -> None:
-        out = self.dbt("run", "--select", *(select or " ".join(["cust", "addr", *VIEWS, SMALL[0]])).split())
+    def run(self, select: str | None = "cust addr dim dim_pq", log: Path | None = None) -> None:
+        out = self.dbt("run", "--select", *(select or " ".join(["cust", "addr", *VIEWS, SMALL[0]])).split(), log=log)
         assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
         self.record_state()
 
@@ -167,7 +167,7 @@ def it(thrift_port, tmp_path_factory):
     h.ex.close()
 
 
-def test_strategy_per_batch(it):
+def test_strategy_per_batch(it, tmp_path):
     w = it.world
     # insert-only: new customers at visible addresses -> the view gets only `ins`
     it.append([w.insert("cust", w.cust_image(aid), "ins") for aid in w.live_addrs()[:4]])
@@ -177,7 +177,14 @@ def test_strategy_per_batch(it):
     # key-only deletes of customers in the view -> `delk` only
     gone = sorted(w.view())[:3]
     it.append([w.delete("cust", cid, "delk") for cid in gone])
-    it.run()
+    sent = tmp_path / "statements.log"
+    it.run(log=sent)
+    # each model's stage from the refresh before was there (dropped before the new one was written),
+    # and its batch id came from dbt-spark's listing of the schema (staged_batch), not a statement
+    sent = [line.split("\t", 1)[1] for line in sent.read_text().splitlines()]
+    for model in ("cust", *VIEWS):  # the models this batch reaches (addr has no change)
+        assert f"drop table if exists {SCHEMA}.{model}__pdelta_stage" in sent, (model, sent)
+    assert not [s for s in sent if s.startswith("show tblproperties") and "__pdelta_stage" in s], sent
     assert {m: it.last_strategy(m) for m in ("cust", *VIEWS)} == {"cust": "delete_by_key", "dim": "delete_by_key",
                                                                   "dim_pq": "bucket_overwrite"}
     it.check()

@@ -280,18 +280,67 @@
     table properties. A staged batch that the batch log has not committed is the sign of an
     attempt that stopped after staging: the retry applies that same stage again (the feeds
     may have grown since; recomputing from a wider range could miss what the first attempt
-    already wrote). Returns {batch_id, ranges} or none. -#}
+    already wrote). Returns {batch_id, ranges} or none; `ranges` is none when the batch id came
+    from dbt's relation cache (staged_ranges reads them: only a retry needs them). -#}
 {% macro staged_batch(stage) %}
-  {%- if not pdelta.relation_exists(stage) -%}{{ return(none) }}{%- endif -%}
-  {%- set props = {} -%}
-  {%- for row in run_query('show tblproperties ' ~ stage).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
+  {%- set cached = adapter.get_relation(database=stage.database, schema=stage.schema, identifier=stage.identifier) -%}
+  {%- if cached is none -%}{{ return(none) }}{%- endif -%}
+  {%- set listed = pdelta._listed_stage_mark(cached) -%}
+  {%- if listed is not none -%}{{ return(listed['staged']) }}{%- endif -%}
+  {%- set props = pdelta._stage_properties(stage) -%}
   {%- if 'pdelta.batch' not in props or 'pdelta.ranges' not in props -%}{{ return(none) }}{%- endif -%}
   {{ return({'batch_id': props['pdelta.batch'] | int, 'ranges': fromjson(props['pdelta.ranges'])}) }}
+{% endmacro %}
+
+{#- The ranges of a staged batch (staged_batch), read from the stage when the batch id came from
+    the relation cache -#}
+{% macro staged_ranges(stage, staged) %}
+  {%- if staged['ranges'] is not none -%}{{ return(staged['ranges']) }}{%- endif -%}
+  {%- set props = pdelta._stage_properties(stage) -%}
+  {%- if props.get('pdelta.batch') | string != staged['batch_id'] | string or 'pdelta.ranges' not in props -%}
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ stage ~ ' no longer holds batch ' ~ staged['batch_id']
+          ~ ' (another run changed it during this one?); nothing was written: run again') }}
+  {%- endif -%}
+  {{ return(fromjson(props['pdelta.ranges'])) }}
+{% endmacro %}
+
+{% macro _stage_properties(stage) %}
+  {%- set props = {} -%}
+  {%- for row in run_query('show tblproperties ' ~ stage).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
+  {{ return(props) }}
+{% endmacro %}
+
+{#- The stage's mark from dbt's relation cache: dbt-spark lists each schema once per run with
+    `show table extended` (or `describe table extended`), whose text holds the table's properties,
+    so a refresh learns its stage's batch id without a statement of its own. The cache is current
+    for the stage: pdelta writes it only through create_stage, which replaces its cache entry with
+    one holding the properties it wrote, in the same form (a model downstream in the same run
+    reads them there too). Returns {'staged': staged_batch's value} when the text answers, none
+    when it is not there (a relation another macro added during the run, an adapter that lists
+    differently) or not to be trusted: a Delta table's listed properties are the metastore's
+    copy, which Delta does not keep in step with its log (unless create_stage wrote the entry). -#}
+{% macro _listed_stage_mark(cached) %}
+  {%- set information = cached.information if cached.information is defined else none -%}
+  {%- set written_here = information is string and information.startswith(pdelta._stage_cache_note()) -%}
+  {%- if information is not string or 'Provider:' not in information
+        or ('Provider: delta' in information and not written_here) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set listed = modules.re.search('(?m)^Table Properties: \\[(.*)\\]\\s*$', information) -%}
+  {%- set props_text = listed.group(1) if listed else '' -%}
+  {#- Spark lists the properties sorted by name: pdelta.batch comes before pdelta.ranges, whose JSON
+      text can hold anything -#}
+  {%- set batch = modules.re.match('(?:.*?, )?pdelta\\.batch=(\\d+)(?:, |$)', props_text) -%}
+  {%- if not batch or 'pdelta.ranges=' not in props_text -%}{{ return({'staged': none}) }}{%- endif -%}
+  {{ return({'staged': {'batch_id': batch.group(1) | int, 'ranges': none}}) }}
 {% endmacro %}
 
 {% macro stage_properties(batch_id, ranges) %}
   {%- set plain = {} -%}
   {#- position: what a retry records in the batch log for the next refresh's rewritten-feed check -#}
   {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
-  {{ return("tblproperties ('pdelta.batch' = '" ~ (batch_id | int) ~ "', 'pdelta.ranges' = " ~ pdelta.sql_literal(tojson(plain)) ~ ")") }}
+  {{ return({'pdelta.batch': (batch_id | int) | string, 'pdelta.ranges': tojson(plain)}) }}
 {% endmacro %}
+
+{#- the first line of the listing text create_stage keeps in dbt's cache for a stage it wrote -#}
+{% macro _stage_cache_note() %}{{ return('Written by pdelta.create_stage in this run') }}{% endmacro %}

@@ -1,5 +1,5 @@
 {#- Writes the stage of a refresh, `stage` (a relation), as CREATE TABLE ... AS `select_sql` with
-    the table properties clause `properties` (stage_properties): an earlier stage at the name is
+    the table properties `properties` (stage_properties: a mapping of name to text): an earlier stage at the name is
     dropped first instead of replaced. The stage is pdelta's own table, read only by the refresh
     that writes it and by that refresh's retry, and a new one is written only when the earlier one's
     batch is committed (a run that finds its batch staged and uncommitted applies that stage again
@@ -13,9 +13,20 @@
     {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
     {%- do adapter.cache_dropped(stage) -%}
   {%- endif -%}
+  {%- set format = pdelta.stage_format() -%}
+  {%- set clause = [] -%}
+  {%- for name, value in properties.items() -%}
+    {%- do clause.append(pdelta.sql_literal(name) ~ ' = ' ~ pdelta.sql_literal(value)) -%}
+  {%- endfor -%}
   {%- call statement('stage') -%}
-    create table {{ stage }} using {{ pdelta.stage_format() }} {{ properties }} as
+    create table {{ stage }} using {{ format }} tblproperties ({{ clause | join(', ') }}) as
     {{ select_sql }}
   {%- endcall -%}
-  {%- do adapter.cache_added(stage) -%}
+  {#- the cache entry holds what was written, as Spark's listing shows it (staged_batch reads it) -#}
+  {%- set listed = [] -%}
+  {%- for name in properties | sort -%}{%- do listed.append(name ~ '=' ~ properties[name]) -%}{%- endfor -%}
+  {%- set information = pdelta._stage_cache_note() ~ '\nProvider: ' ~ format ~ '\nTable Properties: ['
+                        ~ listed | join(', ') ~ ']\n' -%}
+  {%- do adapter.cache_added(stage.incorporate(information=information)
+                             if stage.information is defined else stage) -%}
 {% endmacro %}

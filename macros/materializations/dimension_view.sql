@@ -85,7 +85,7 @@
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
     {%- set ranges = {} -%}
     {%- if retry -%}
-      {%- do ranges.update(staged['ranges']) -%}
+      {%- do ranges.update(pdelta.staged_ranges(stage, staged)) -%}
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
@@ -172,6 +172,7 @@
         {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
             The stage goes, so that the run after the fix computes the batch afresh -#}
         {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
+        {%- do adapter.cache_dropped(stage) -%}
         {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': the batch holds ' ~ (summary['counts'].values() | sum) ~ ' changes for '
               ~ summary['keys'] ~ ' keys, so nothing was written: ' ~ (pdelta.duplicate_key_report(view, inputs) | join('; ') or 'no state holds a duplicate key now; run again')
               ~ '. Fix the state and run again; no --full-refresh is needed.') }}

@@ -77,7 +77,7 @@
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- if retry -%}
-      {%- set ranges = staged['ranges'] -%}
+      {%- set ranges = pdelta.staged_ranges(stage, staged) -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- if hi is none or (lo is not none and hi <= lo) -%}{%- set hi = lo -%}{%- endif -%}

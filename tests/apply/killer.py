@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -41,7 +42,9 @@ def run_dbt(args: list[str], kill_at: int, log: str | None) -> int:
         if state["counting"]:
             state["n"] += 1
             if log_file:
-                log_file.write(f"{state['n']}\t{' '.join(sql.split())[:160]}\n")
+                # the statement itself, after the query comment dbt may have put before it
+                text = re.sub(r"^/\*.*?\*/\s*", "", " ".join(sql.split()))
+                log_file.write(f"{state['n']}\t{text[:160]}\n")
                 log_file.flush()
             if state["n"] == kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)
