@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,16 @@ def paper(tmp_path_factory):
     os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="true", PDELTA_SCHEMA=SCHEMA)
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {SCHEMA} cascade")
-    runner = dbtRunner()
+    # every statement dbt sends, with the model it ran for (dbt's SQLQuery events reach callbacks
+    # whatever the log level)
+    sent: list[tuple[str, str]] = []
+
+    def on_event(msg) -> None:
+        if msg.info.name == "SQLQuery":
+            sql = re.sub(r"^/\*.*?\*/\s*", "", " ".join(msg.data.sql.split()))  # dbt's query comment
+            sent.append((msg.data.node_info.unique_id.split(".")[-1], sql))
+
+    runner = dbtRunner(callbacks=[on_event])
 
     def dbt(*args: str, stage: str):
         # the stage kept in Delta (Databricks' format, a Spark project's choice): refreshed and
@@ -67,7 +77,9 @@ def paper(tmp_path_factory):
         out["explained"] = {v: explain_next_refresh(ROOT, ROOT, "local", v, extra_args=[
             "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
             "--target-path", str(work / "target")]) for v in VIEWS}
+        sent.clear()
         dbt("run", "--select", *VIEWS, stage="new")
+        out["refresh_statements"] = {v: [sql for model, sql in sent if model == v] for v in VIEWS}
         out["after_refresh"] = {v: costs(v) for v in VIEWS}
         out["mode"] = {v: last_mode(v) for v in VIEWS}
         props = {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.paper_d_diff__pdelta_batches").collect()}
@@ -147,3 +159,16 @@ def test_a_project_may_keep_the_stage_in_delta(paper):
     """`pdelta_stage_format: delta` (stage_format): the refresh staged its batch in a Delta table,
     and the view still equals the paper's figure D and its recomputation (the fixture's dbt test)"""
     assert paper["stage_is_delta"], "the stage of paper_d_diff is not a Delta table (assert_stage_format)"
+
+
+@pytest.mark.spark
+def test_a_refresh_with_unchanged_docs_sends_no_statement_for_them(paper):
+    """paper_d_diff persists its docs (persist_docs: relation and columns). Its full build wrote
+    them and kept their fingerprint in the batch log, whose properties every run reads once at its
+    start: the refresh (docs unchanged) reads no property of the view and writes no comment. That
+    the comments are on the table after full builds: make test's dbt lanes (assert_persisted_docs)."""
+    sent = paper["refresh_statements"]["paper_d_diff"]
+    assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in sent), sent  # it refreshed
+    reads = [sql.split()[-1] for sql in sent if sql.startswith("show tblproperties")]
+    assert reads == [f"{SCHEMA}.paper_d_diff__pdelta_batches"], reads
+    assert not [sql for sql in sent if sql.startswith("comment on") or " alter column " in sql], sent

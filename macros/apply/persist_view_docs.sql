@@ -5,8 +5,12 @@
     in the table's property `pdelta.docs`, written last: a run whose docs are unchanged reads that
     one property and writes nothing (a refresh stays one commit cheaper than dbt-spark's
     incremental models, which alter every column on every run); a full build, which replaces
-    the table and its comments, writes them again. Returns the names of the statements run. -#}
-{% macro persist_view_docs(relation, columns=none) %}
+    the table and its comments, writes them again. With `kept` ({'log': the relation's batch log,
+    'docs': the log's `pdelta.docs` as batch_log_state read it, 'since_full': the batch of the
+    table's last full build}), the fingerprint is kept in the log's property instead, with the
+    full build it holds for: the run has read it already, so unchanged docs cost no statement.
+    Returns the names of the statements run. -#}
+{% macro persist_view_docs(relation, columns=none, kept=none) %}
   {%- set raw = config.get('persist_docs', {}) or {} -%}
   {%- if raw is not mapping -%}
     {{ exceptions.raise_compiler_error("persist_docs: expected a mapping like {relation: true, columns: true}, got "
@@ -25,11 +29,16 @@
     {%- endfor -%}
   {%- endif -%}
   {%- set fingerprint = local_md5(tojson(docs, sort_keys=true)) -%}
-  {%- set kept = [] -%}
-  {%- for row in run_query('show tblproperties ' ~ relation).rows if row[0] == 'pdelta.docs' -%}
-    {%- do kept.append(row[1]) -%}
-  {%- endfor -%}
-  {%- if kept == [fingerprint] -%}{{ return([]) }}{%- endif -%}
+  {%- if kept is not none -%}
+    {%- set record = {'v': 1, 'fingerprint': fingerprint, 'since_full': kept['since_full']} -%}
+    {%- if kept['docs'] == record -%}{{ return([]) }}{%- endif -%}
+  {%- else -%}
+    {%- set on_table = [] -%}
+    {%- for row in run_query('show tblproperties ' ~ relation).rows if row[0] == 'pdelta.docs' -%}
+      {%- do on_table.append(row[1]) -%}
+    {%- endfor -%}
+    {%- if on_table == [fingerprint] -%}{{ return([]) }}{%- endif -%}
+  {%- endif -%}
   {%- set ran = [] -%}
   {%- if docs['relation'] is not none -%}
     {%- call statement('persist_relation_docs') -%}
@@ -44,7 +53,11 @@
     {%- do ran.append('persist_column_docs') -%}
   {%- endfor -%}
   {%- call statement('persist_docs_kept') -%}
+    {%- if kept is not none %}
+    alter table {{ kept['log'] }} set tblproperties ('pdelta.docs' = {{ pdelta.sql_literal(tojson(record)) }})
+    {%- else %}
     alter table {{ relation }} set tblproperties ('pdelta.docs' = {{ pdelta.sql_literal(fingerprint) }})
+    {%- endif %}
   {%- endcall -%}
   {%- do ran.append('persist_docs_kept') -%}
   {{ return(ran) }}

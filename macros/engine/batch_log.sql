@@ -97,8 +97,9 @@
   {%- set built_with = props['declaration'] or {} -%}
   {%- set declaration = built_with
         if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
+  {#- the docs persist_view_docs last wrote on the view, with the full build they hold for -#}
   {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none,
-                       'declaration': declaration}) -%}
+                       'declaration': declaration, 'docs': props['docs']}) -%}
   {{ return(state) }}
 {% endmacro %}
 
@@ -107,11 +108,11 @@
   {{ return(pdelta._log_properties(batches)['state']) }}
 {% endmacro %}
 
-{#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key` and
-    `pdelta.declaration` (or none), in one read -#}
+{#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key`,
+    `pdelta.declaration` and `pdelta.docs` (or none), in one read -#}
 {% macro _log_properties(batches) %}
-  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none} -%}
-  {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration'] -%}
+  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none, 'docs': none} -%}
+  {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration', 'pdelta.docs'] -%}
   {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in kept_names -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}

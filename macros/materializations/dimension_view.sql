@@ -232,8 +232,12 @@
     {%- endif -%}
   {%- endif -%}
 
-  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
-  {%- do pdelta.persist_view_docs(target, key + attrs_out) -%}
+  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged;
+      their fingerprint is kept in the batch log, whose properties this run read at its start -#}
+  {%- set built_in_full = why_full | length > 0 or run_state.full -%}
+  {%- do pdelta.persist_view_docs(target, key + attrs_out,
+        kept={'log': batches, 'docs': none if blog is none or built_in_full else blog['docs'],
+              'since_full': batch_id if built_in_full else blog['last_full']}) -%}
   {%- do pdelta.apply_model_grants(target, existed, why_full | length > 0 or run_state.full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}

@@ -119,8 +119,11 @@
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}
-  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
-  {%- do pdelta.persist_view_docs(target, m['key'] + attrs) -%}
+  {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged;
+      their fingerprint is kept in the batch log, whose properties this run read at its start -#}
+  {%- do pdelta.persist_view_docs(target, m['key'] + attrs,
+        kept={'log': batches, 'docs': none if blog is none or full else blog['docs'],
+              'since_full': batch_id if full else blog['last_full']}) -%}
   {%- do pdelta.apply_model_grants(target, existed, full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
