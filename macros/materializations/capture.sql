@@ -42,7 +42,10 @@
     {%- do extent.update({part: value}) -%}
   {%- endfor -%}
   {%- set declared = pdelta.table_declaration_record(extent) -%}
-  {%- set blog = none if full else pdelta.batch_log_state(batches) -%}
+  {#- a batch an earlier attempt staged: the log's kept state is current only when it is at least as
+      new (batch_log_state), and this run's batch clears what such an attempt wrote (below) -#}
+  {%- set staged = none if full else pdelta.staged_batch(stage) -%}
+  {%- set blog = none if full else pdelta.batch_log_state(batches, staged) -%}
   {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
   {%- if pdelta.rebuild_on_declaration_change(changed, 'capture ' ~ model.name ~ ': its declaration changed since its'
         ~ ' feed was built', 'every raw record is read again, as with --full-refresh',
@@ -102,7 +105,6 @@
         at it, and every attempt stages first, marking the stage with its batch id: only then are
         they cleared (two deletes fewer in every other run). A stage without a mark, or none at
         all, may hide such an attempt: cleared too. -#}
-    {%- set staged = none if full else pdelta.staged_batch(stage) -%}
     {%- set earlier_attempt = not full and (staged is none or staged['batch_id'] == batch_id | int) -%}
     {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, {'raw': {'changes': raw, 'lo': lo, 'hi': hi}}),
           pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo)) -%}
