@@ -238,7 +238,7 @@
   {%- do pdelta.persist_view_docs(target, key + attrs_out,
         kept={'log': batches, 'docs': none if blog is none or built_in_full else blog['docs'],
               'since_full': batch_id if built_in_full else blog['last_full']}) -%}
-  {%- do pdelta.apply_model_grants(target, existed, why_full | length > 0 or run_state.full) -%}
+  {%- do pdelta.apply_model_grants(target, existed, built_in_full) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [target]}) }}
 {% endmaterialization %}
