@@ -45,6 +45,15 @@ def test_bench_smoke(tmp_path):
     # the forced incremental contender stayed incremental, and every run wrote something
     assert {r["mode"] for r in refresh if r["contender"] == "d"} == {"incremental"}
     assert all(r["statements"] > 0 and r["commits"] > 0 for r in refresh)
+    # each refresh's statements are listed with their time and jobs, which add up to the totals
+    for r in refresh:
+        log = r["statement_log"]
+        assert len(log) == r["statements"] and all(s["head"] and s["seconds"] >= 0 for s in log), r
+        assert sum(s["jobs"] for s in log) <= r["spark_jobs"] and sum(s["seconds"] for s in log) <= r["seconds"], r
+    staged = [s for r in refresh if r["contender"] == "c_auto" and r["ratio"] == 0.01 for s in r["statement_log"]
+              if s["head"].startswith("create table") and "__pdelta_stage" in s["head"]]
+    assert len(staged) == 1 and staged[0]["jobs"] > 0, staged
+    assert "| # | s | jobs | statement |" in (out / "results.md").read_text()
     # the cost-based rebuild is a plain rebuild (pdelta_rebuild_feed: reset): no batch of changes
     # was computed, and it wrote about what the rebuild (a) wrote, not a diff applied on top
     rebuilt = next(r for r in refresh if r["contender"] == "c_auto" and r["ratio"] == 0.5)

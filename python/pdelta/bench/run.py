@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -25,36 +26,61 @@ from .workloads import WORKLOADS, Rel, Workload
 
 ROOT = Path(os.environ.get("PDELTA_HOME") or Path(__file__).resolve().parents[3])
 UPDATE_SHARE, DELETE_SHARE, INSERT_SHARE = 0.6, 0.2, 0.2
-STATEMENTS = [0]
+STATEMENTS: list[dict] = []  # the statements of the refresh being timed: seconds, Spark jobs, head
 
 
 def log(msg: str) -> None:
     print(f"[bench {dt.datetime.now(dt.timezone.utc):%H:%M:%S}] {msg}", flush=True)
 
 
+def statement_head(sql: str) -> str:
+    """a statement without dbt's query comment, whitespace folded, cut to 100 characters"""
+    return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", sql, flags=re.S)).strip()[:100]
+
+
 def count_statements() -> None:
-    """count every statement the process sends to Spark (dbt-spark session mode calls
-    SparkSession.sql once per statement, metadata queries included)"""
+    """record every statement the process sends to Spark (dbt-spark session mode calls
+    SparkSession.sql once per statement, metadata queries included, and fetches a query's rows
+    with `collect` or `take`, which is when a query runs: that time and those jobs are the
+    statement's too)"""
     from pyspark.sql import SparkSession
+    from pyspark.sql.classic.dataframe import DataFrame
 
     orig = SparkSession.sql
     if getattr(orig, "_pdelta_counting", False):
         return
 
-    def sql(self, *a, **k):
-        STATEMENTS[0] += 1
-        return orig(self, *a, **k)
+    def sql(self, query, *a, **k):
+        jobs, start = spark_jobs(self), time.perf_counter()
+        try:
+            return orig(self, query, *a, **k)
+        finally:
+            STATEMENTS.append({"head": statement_head(query), "seconds": time.perf_counter() - start,
+                               "jobs": spark_jobs(self) - jobs})
+
+    def fetching(method):
+        def fetch(self, *a, **k):
+            jobs, start = spark_jobs(self.sparkSession), time.perf_counter()
+            try:
+                return method(self, *a, **k)
+            finally:
+                if STATEMENTS:
+                    STATEMENTS[-1]["seconds"] += time.perf_counter() - start
+                    STATEMENTS[-1]["jobs"] += spark_jobs(self.sparkSession) - jobs
+        return fetch
 
     sql._pdelta_counting = True
     SparkSession.sql = sql
+    DataFrame.collect, DataFrame.take = fetching(DataFrame.collect), fetching(DataFrame.take)
 
 
 def spark_jobs(spark) -> int:
     """how many Spark jobs the application has started so far (job ids are sequential)"""
-    try:
-        return int(spark.sparkContext._jsc.sc().dagScheduler().nextJobId().get())
-    except Exception:  # another Spark build: the jobs the status tracker still knows
-        return max(spark.sparkContext.statusTracker().getJobIdsForGroup(), default=-1) + 1
+    next_id = spark.sparkContext._jsc.sc().dagScheduler().nextJobId()
+    # an Int in Spark 4 (one py4j call, ~0.5 ms); an AtomicInteger in older builds. The status
+    # tracker's job list is no substitute: iterating it costs ~50 ms per call through py4j, and the
+    # bench now asks twice per statement
+    return int(next_id if isinstance(next_id, int) else next_id.get())
 
 
 class Dbt:
@@ -241,7 +267,7 @@ def check_equal(spark, w: Workload, contenders: list[str]) -> dict:
 
 def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> dict:
     since = int(time.time() * 1000)
-    STATEMENTS[0] = 0
+    STATEMENTS.clear()
     jobs_before = spark_jobs(spark)
     start = time.perf_counter()
     models = contender_models(w, contender)
@@ -249,9 +275,9 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
         models = models[-1:]  # the mirrors and their cdf views were built just before
     dbt("run", "-s", *models, *(["--full-refresh"] if full else []))
     seconds = time.perf_counter() - start
-    statements = STATEMENTS[0]
-    out = {"contender": contender, "seconds": round(seconds, 3), "statements": statements,
-           "spark_jobs": spark_jobs(spark) - jobs_before}
+    statements = [{**s, "seconds": round(s["seconds"], 3)} for s in STATEMENTS]
+    out = {"contender": contender, "seconds": round(seconds, 3), "statements": len(statements),
+           "spark_jobs": spark_jobs(spark) - jobs_before, "statement_log": statements}
     out.update(delta_metrics(spark, contender_tables(w, contender), since))
     if contender.startswith("c_") or contender == "d":
         view = f"{w.name}_{contender}"
@@ -333,6 +359,8 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                     log(f"{w.name} {ratio:.4%} {c}: {res['seconds']:.1f}s, {res['statements']} statements, "
                         f"{res['spark_jobs']} Spark jobs"
                         + (f", {res['mode']}" if "mode" in res else ""))
+                    for st in sorted(res["statement_log"], key=lambda st: -st["seconds"])[:6]:
+                        log(f"    {st['seconds']:6.2f}s {st['jobs']:3d} jobs  {st['head'][:90]}")
                 eq = check_equal(spark, w, contenders)
                 log(f"{w.name} {ratio:.4%}: all {len(contenders)} contenders equal ({eq['view_rows']:,} view rows)")
                 for res in rows:
