@@ -4,6 +4,7 @@ refuses it before anything runs). The Jinja side runs through `dbt run-operation
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -131,14 +132,18 @@ def key_list_report(project, limit):
 @pytest.mark.parametrize("limit", [None, 0])
 def test_key_list_is_read_in_the_summary_s_one_scan(key_list_project, limit):
     """the summary lists at most limit + 1 keys from its own aggregate (min_by with a count), and
-    nothing at limit 0"""
+    nothing at limit 0. It counts per key first and has no count(distinct ...): beside one, Spark
+    expands each row per aggregate group and keeps a min_by heap per key (14–28 s for a
+    150,000-row batch, measured)"""
     res, report, logged = key_list_report(key_list_project, limit)
     assert res.success, logged
     expected = 1000 if limit is None else limit
     assert report["limit"] == expected and report["lists_keys"] == (expected > 0), report
     if expected > 0:
         assert f"'key_list', min_by(`k`, `k`, {expected + 1})" in report["set"], report["set"]
-        assert report["set"].count(" from ") == 1, "one scan of the stage: " + report["set"]
+        stage_scans = re.findall(r"from `?s`?\.`?stage`?", report["set"])
+        assert len(stage_scans) == 1, "one scan of the stage: " + report["set"]
+        assert "count(distinct" not in report["set"] and " group by `k`" in report["set"], report["set"]
     else:
         assert "key_list" not in report["set"], report["set"]
 

@@ -29,19 +29,25 @@
     stage is scanned once instead of twice. Returns {statements: [declare, set], var, read,
     lists_keys}. With a one-column key and key_list_limit() > 0 (lists_keys), the variable also
     gets `key_list`: the batch's keys when it has at most key_list_limit() rows (Spark: from the
-    same scan, `min_by(k, k, limit + 1)`, bounded whatever the batch's size), which lets the
+    same scan, `min_by(k, k, limit + 1)` over the keys, bounded whatever the batch's size), which lets the
     apply delete them with a plain DELETE (apply_delete_listed_keys_sql). -#}
 {% macro batch_summary_statements(source, key, name, key_type) %}
   {%- set var = pdelta.key_range_var(name) -%}
   {%- set q = adapter.quote -%}
   {%- set sets = pdelta.delta_model()['six_sets'] -%}
   {%- set fields = ['lo: ' ~ key_type, 'hi: ' ~ key_type, 'keys: bigint', 'rows: bigint'] -%}
+  {#- one row per key first (its rows and their types counted), then the summary over the keys:
+      a count(distinct ...) beside the other aggregates makes Spark expand every row into one per
+      aggregate group, and min_by's bounded heap is then allocated per key — 14–28 s for a
+      150,000-row batch at 1M rows, against 0.8–1.3 s this way (measured on 2 cores) -#}
+  {%- set per_key = [pdelta._cols(key), 'count(*) as `_pdelta_rows`'] -%}
   {%- set values = ["'lo', min(" ~ q(key[0]) ~ ")", "'hi', max(" ~ q(key[0]) ~ ")",
-                    "'keys', count(distinct struct(" ~ pdelta._cols(key) ~ "))", "'rows', count(*)"] -%}
+                    "'keys', count(*)", "'rows', coalesce(sum(`_pdelta_rows`), 0)"] -%}
   {%- set read = [var ~ '.keys', var ~ '.rows'] -%}
   {%- for t in sets -%}
     {%- do fields.append('n_' ~ t ~ ': bigint') -%}
-    {%- do values.append("'n_" ~ t ~ "', count_if(`_pdelta_type` = '" ~ t ~ "')") -%}
+    {%- do per_key.append("count_if(`_pdelta_type` = '" ~ t ~ "') as `_pdelta_n_" ~ t ~ "`") -%}
+    {%- do values.append("'n_" ~ t ~ "', coalesce(sum(`_pdelta_n_" ~ t ~ "`), 0)") -%}
     {%- do read.append(var ~ '.n_' ~ t) -%}
   {%- endfor -%}
   {%- set limit = pdelta.key_list_limit() -%}
@@ -53,7 +59,8 @@
     {%- do values.append("'key_list', " ~ pdelta.bounded_key_list_sql(source, q(key[0]), limit + 1)) -%}
   {%- endif -%}
   {%- set declare = 'declare or replace variable ' ~ var ~ ' struct<' ~ fields | join(', ') ~ '>' -%}
-  {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from ' ~ source ~ ')' -%}
+  {%- set assign = 'set var ' ~ var ~ ' = (select named_struct(' ~ values | join(', ') ~ ') from (select '
+                   ~ per_key | join(', ') ~ ' from ' ~ source ~ ' group by ' ~ pdelta._cols(key) ~ ') as k)' -%}
   {{ return({'var': var, 'read': 'select ' ~ read | join(', '), 'lists_keys': lists_keys, 'statements': [
       {'name': 'declare_batch_summary', 'sql': declare}, {'name': 'set_batch_summary', 'sql': assign}]}) }}
 {% endmacro %}
