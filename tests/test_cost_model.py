@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
 
 from pdelta.cli import describe_cost_choice, explain_next_refresh
+from pdelta.statements import statement_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_costs"
@@ -43,8 +43,7 @@ def paper(tmp_path_factory):
 
     def on_event(msg) -> None:
         if msg.info.name == "SQLQuery":
-            sql = re.sub(r"^/\*.*?\*/\s*", "", " ".join(msg.data.sql.split()))  # dbt's query comment
-            sent.append((msg.data.node_info.unique_id.split(".")[-1], sql))
+            sent.append((msg.data.node_info.unique_id.split(".")[-1], statement_text(msg.data.sql)))
 
     runner = dbtRunner(callbacks=[on_event])
 

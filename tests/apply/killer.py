@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from pdelta.statements import statement_text
 
 # what each run would import first: loaded once in the fork server
 PRELOAD = ["dbt.cli.main", "dbt.adapters.sql.connections", "dbt.adapters.spark.impl", "dbt.adapters.spark.connections",
@@ -42,9 +43,7 @@ def run_dbt(args: list[str], kill_at: int, log: str | None) -> int:
         if state["counting"]:
             state["n"] += 1
             if log_file:
-                # the statement itself, after the query comment dbt may have put before it
-                text = re.sub(r"^/\*.*?\*/\s*", "", " ".join(sql.split()))
-                log_file.write(f"{state['n']}\t{text[:160]}\n")
+                log_file.write(f"{state['n']}\t{statement_text(sql)[:160]}\n")
                 log_file.flush()
             if state["n"] == kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)

@@ -14,13 +14,13 @@ import json
 import os
 import platform
 import random
-import re
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from ..statements import statement_text
 from .project import CONTENDERS, SCHEMA, b_sql, contender_models, contender_tables, q, t, write_project
 from .workloads import WORKLOADS, Rel, Workload
 
@@ -35,7 +35,7 @@ def log(msg: str) -> None:
 
 def statement_head(sql: str) -> str:
     """a statement without dbt's query comment, whitespace folded, cut to 100 characters"""
-    return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", sql, flags=re.S)).strip()[:100]
+    return statement_text(sql)[:100]
 
 
 def count_statements() -> None:
