@@ -171,3 +171,21 @@ def test_a_refresh_with_unchanged_docs_sends_no_statement_for_them(paper):
     reads = [sql.split()[-1] for sql in sent if sql.startswith("show tblproperties")]
     assert reads == [f"{SCHEMA}.paper_d_diff__pdelta_batches"], reads
     assert not [sql for sql in sent if sql.startswith("comment on") or " alter column " in sql], sent
+
+
+@pytest.mark.spark
+def test_a_rebuild_reads_each_feed_once_and_writes_the_empty_feed_without_a_query(paper):
+    """paper_d's rebuild (the learned model's choice): the one scan that freezes the feeds counted
+    the pending rows, so the cost model's statement counts only the states (it re-read each
+    pending feed range before); the view's feed starts over from a column list (it was a
+    CREATE ... AS SELECT ... WHERE false from the new view, which loaded the view's snapshot)."""
+    sent = paper["refresh_statements"]["paper_d"]
+    scans = [sql for sql in sent if "max(seq_max)" in sql]
+    assert len(scans) == 1, sent
+    counted = [sql for sql in sent if " as p, (select count(*) from " in sql]
+    assert len(counted) == 1 and "_pdelta_seq" not in counted[0], counted
+    feed = f"{SCHEMA}.paper_d__pdelta_changes"
+    created = [sql for sql in sent if sql.startswith(f"create or replace table {feed}")]
+    assert len(created) == 1, sent
+    assert created[0].startswith(f"create or replace table {feed} (`") and " select " not in created[0], created
+    assert "`_pdelta_before` struct<" in created[0] and created[0].endswith("using delta"), created

@@ -25,13 +25,11 @@
   {%- endfor -%}
   {#- the type of the first key column, kept in the log (record_batch `key_type`) so that every
       refresh of this build scans its staged batch once (staged_summary): one metadata read -#}
+  {%- set columns = adapter.get_columns_in_relation(target) -%}
   {%- set key_types = [] -%}
-  {%- for c in adapter.get_columns_in_relation(target) if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
+  {%- for c in columns if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
   {%- call statement('create_feed') -%}
-    {{ pdelta.create_table_verb(feed) }} {{ feed }} using delta as
-    select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}{% if attrs_out %}struct({% for c in attrs_out %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} as `_pdelta_before`,
-           cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
-    from {{ target }} where false
+    {{ pdelta.create_table_verb(feed) }} {{ feed }} {{ pdelta.view_feed_definition(target, key, attrs_out, columns) }}
   {%- endcall -%}
   {%- do adapter.cache_added(feed) -%}
   {%- if opts['history'] -%}

@@ -25,8 +25,11 @@
     predicted rebuild is faster than the predicted refresh. Until both have been timed at
     least once (the first build times a rebuild), it refreshes.
 
-    The inputs are cheap to get: one statement counting each pending feed range and each state
-    (Delta answers count(*) of a table from its log).
+    The inputs are cheap to get: the pending rows of the feeds the refresh scanned come from that
+    scan (feed_scans counts the rows at or below each bound and at or below the watermark), and one
+    statement counts each state (Delta answers count(*) of a table from its log) and the pending
+    range of any other feed (another view's, a capture's). Counting the scanned feeds' ranges again
+    cost 0.5-1 s at 1M rows (docs/bench/).
 
     What a rebuild does with the view's change feed, config `pdelta_rebuild_feed` (or the var):
       reset (default): a plain rebuild (build_in_full). The feed starts over; views that read
@@ -47,10 +50,18 @@
   {%- endif -%}
   {%- set root = view['root'] -%}
   {%- set parts = [] -%}
+  {%- set scanned = {} -%}
   {%- for alias in pending -%}
     {%- set inp = inputs[alias] -%}
-    {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'], inp.get('exclude')) -%}
-    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, (select count(*) from (" ~ pending_rows ~ ")) as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
+    {%- set scanned_rows = pdelta.scanned_pending_rows(inp) -%}
+    {%- if scanned_rows is none -%}
+      {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'], inp.get('exclude')) -%}
+      {%- set pending_sql = '(select count(*) from (' ~ pending_rows ~ '))' -%}
+    {%- else -%}
+      {%- do scanned.update({alias: scanned_rows}) -%}
+      {%- set pending_sql = 'cast(null as bigint)' -%}
+    {%- endif -%}
+    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in pending -%}
@@ -59,8 +70,9 @@
   {%- set ns = namespace(f=0.0) -%}
   {%- set counts = {} -%}
   {%- for row in run_query(parts | join(' union all ')).rows -%}
-    {%- do counts.update({row[0]: {'pending': row[1] | int, 'state': row[2] | int}}) -%}
-    {%- set ns.f = ns.f + (row[1] | int) / ([row[2] | int, 1] | max) -%}
+    {%- set pending_count = scanned[row[0]] if row[0] in scanned else row[1] | int -%}
+    {%- do counts.update({row[0]: {'pending': pending_count, 'state': row[2] | int}}) -%}
+    {%- set ns.f = ns.f + pending_count / ([row[2] | int, 1] | max) -%}
   {%- endfor -%}
   {%- if opts['learned'] -%}
     {%- set view_rows = counts[root]['state'] if root in counts else none -%}
@@ -75,6 +87,18 @@
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
              'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
+{% endmacro %}
+
+{#- The rows of an input's feed in (lo, hi] as feed_scans counted them (`position` rows: at or
+    below the bound; `through_lo`: at or below the watermark; quarantined rows included), or none
+    when the scan did not read this feed (another view's or a capture's) -#}
+{% macro scanned_pending_rows(inp) %}
+  {%- set position = inp.get('position') -%}
+  {%- if inp.get('scan') is none or position is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set below = 0 if inp['lo'] is none else inp.get('through_lo') -%}
+  {{ return(none if below is none else [position['rows'] - below, 0] | max) }}
 {% endmacro %}
 
 {#- The learned model's prediction, in seconds, from `costs` = {refresh: [[rows reached, seconds],
