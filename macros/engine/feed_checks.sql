@@ -74,7 +74,10 @@
       through_lo   rows at or below lo now, sum_lo: their hash sum (none without lo)
       null_seq     rows without a sequence
       checks       rule -> {n, ex}: pending rows (in (lo, hi]) breaking each row check and one
-                   of them as JSON; `feed-disjoint`: (key, sequence) groups with more than one row
+                   of them as JSON; `feed-disjoint`: (key, sequence) groups with more than one row.
+                   The examples come from a second statement, sent only when a check failed: in
+                   the scan they were a third of its SQL, planned every refresh, and a JSON
+                   document per pending (key, sequence) group
       types        {feed: [type of each key/attr column], state: [the same in the state],
                     before: the type of `_pdelta_before`}, read from the schemas (no rows)}. -#}
 {% macro feed_scans(scans) %}
@@ -82,17 +85,17 @@
   {%- if not scans -%}{{ return(out) }}{%- endif -%}
   {%- set q = adapter.quote -%}
   {%- set parts = [] -%}
+  {%- set hits = {} -%}
   {%- for sc in scans -%}
     {%- set bound = '`_pdelta_seq` is not null' if sc['hi'] is none else '`_pdelta_seq` <= ' ~ (sc['hi'] | int) -%}
     {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
-    {%- set shown = [] -%}
-    {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}{%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
     {%- set inner = [] -%}{%- set outer = [] -%}
+    {%- do hits.update({sc['alias']: {}}) -%}
     {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'], sc.get('required', [])) -%}
       {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
-      {%- do inner.append('count_if(' ~ hit ~ ') as c' ~ loop.index ~ ', min(case when ' ~ hit ~ ' then to_json(named_struct('
-            ~ shown | join(', ') ~ ')) end) as e' ~ loop.index) -%}
-      {%- do outer.append(pdelta.sql_literal(check['rule']) ~ ", named_struct('n', sum(c" ~ loop.index ~ "), 'ex', min(e" ~ loop.index ~ '))') -%}
+      {%- do hits[sc['alias']].update({check['rule']: hit}) -%}
+      {%- do inner.append('count_if(' ~ hit ~ ') as c' ~ loop.index) -%}
+      {%- do outer.append(pdelta.sql_literal(check['rule']) ~ ", named_struct('n', sum(c" ~ loop.index ~ '))') -%}
     {%- endfor -%}
     {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
     {%- set group = [] -%}
@@ -111,7 +114,7 @@
              {% if sc['lo'] is none %}cast(null as bigint){% else %}sum(through_lo){% endif %} as through_lo, sum(null_seq) as null_seq,
              coalesce(sum(sum_hi), 0) as sum_hi, {% if sc['lo'] is none %}cast(null as bigint){% else %}coalesce(sum(sum_lo), 0){% endif %} as sum_lo,
              to_json(named_struct({{ outer | join(', ') if outer else "'none', 0" }},
-                                  'feed-disjoint', named_struct('n', count_if(group_rows > 1), 'ex', min(case when group_rows > 1 then group_ex end)))) as checks,
+                                  'feed-disjoint', named_struct('n', count_if(group_rows > 1)))) as checks,
              to_json(named_struct('feed', array({{ feed_types | join(', ') }}),
                                   'state', {% if sc['state'] is none %}cast(null as array<string>){% else %}array({{ state_types | join(', ') }}){% endif %},
                                   'before', max(tb))) as types
@@ -123,7 +126,6 @@
                {% if sc['lo'] is none %}0{% else %}sum(case when f.`_pdelta_seq` <= {{ sc['lo'] | int }} then {{ pdelta._row_hash(sc['key']) }} end){% endif %} as sum_lo,
                {{ inner | join(',\n               ') ~ ',' if inner }}
                count_if({{ pending }} and {{ key_nn | join(' and ') }}) as group_rows,
-               to_json(named_struct({% for c in sc['key'] + ['_pdelta_seq'] %}{{ pdelta.sql_literal(c) }}, max(f.{{ q(c) }}), {% endfor %}'rows', count(*))) as group_ex,
                {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`)) as tb
         from {{ sc['changes'] }} as f
         {%- if sc['state'] is not none %}
@@ -144,7 +146,44 @@
                                 'sum_lo': none if row[6] is none else row[6] | int,
                                 'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': fromjson(row[8])}}) -%}
   {%- endfor -%}
+  {%- do pdelta._add_check_examples(scans, out, hits) -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- One example (JSON) of each check a feed scan found broken, into `found[alias]['checks'][rule]['ex']`,
+    from one statement over the feeds with a broken check (none when every check passed): a
+    row's key, type and sequence for a row check (`hits`: alias -> rule -> its condition), a
+    (key, sequence) group with its row count for `feed-disjoint`. -#}
+{% macro _add_check_examples(scans, found, hits) %}
+  {%- set q = adapter.quote -%}
+  {%- set parts = [] -%}
+  {%- for sc in scans -%}
+    {%- set checks = found.get(sc['alias'], {}).get('checks') or {} -%}
+    {#- rows that landed after the scan are not this batch's: bounded by the sequence it froze -#}
+    {%- set frozen = ' and f.`_pdelta_seq` <= ' ~ (found[sc['alias']]['hi'] | int)
+          if sc['hi'] is none and found.get(sc['alias'], {}).get('hi') is not none else '' -%}
+    {%- set shown = [] -%}
+    {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}{%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
+    {%- for rule, hit in hits.get(sc['alias'], {}).items() if (checks.get(rule, {}).get('n') or 0) | int > 0 -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ ' as a, ' ~ pdelta.sql_literal(rule) ~ ' as r, '
+            ~ 'min(to_json(named_struct(' ~ shown | join(', ') ~ '))) as ex from ' ~ sc['changes'] ~ ' as f where ' ~ hit ~ frozen) -%}
+    {%- endfor -%}
+    {%- if (checks.get('feed-disjoint', {}).get('n') or 0) | int > 0 -%}
+      {%- set keys = [] -%}{%- for k in sc['key'] -%}{%- do keys.append('f.' ~ q(k)) -%}{%- endfor -%}
+      {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
+      {%- set grouped = [] -%}
+      {%- for c in sc['key'] + ['_pdelta_seq'] -%}{%- do grouped.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ " as a, 'feed-disjoint' as r, min(ex) as ex from (select "
+            ~ 'to_json(named_struct(' ~ grouped | join(', ') ~ ", 'rows', count(*))) as ex from " ~ sc['changes'] ~ ' as f where '
+            ~ pdelta._pending_condition(sc['lo'], sc['hi']) ~ frozen ~ ' and ' ~ key_nn | join(' and ') ~ ' group by '
+            ~ (keys + ['f.`_pdelta_seq`']) | join(', ') ~ ' having count(*) > 1) as d') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if parts -%}
+    {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
+      {%- do found[row[0]]['checks'][row[1]].update({'ex': row[2]}) -%}
+    {%- endfor -%}
+  {%- endif -%}
 {% endmacro %}
 
 {#- Integral and floating types a feed column may widen to in the state without losing a value -#}
