@@ -40,10 +40,13 @@ def paper(tmp_path_factory):
     # every statement dbt sends, with the model it ran for (dbt's SQLQuery events reach callbacks
     # whatever the log level)
     sent: list[tuple[str, str]] = []
+    errors: list[str] = []  # dbt's error messages (a failed run-operation has no exception to show)
 
     def on_event(msg) -> None:
         if msg.info.name == "SQLQuery":
             sent.append((msg.data.node_info.unique_id.split(".")[-1], statement_text(msg.data.sql)))
+        elif msg.info.level == "error":
+            errors.append(msg.info.msg)
 
     runner = dbtRunner(callbacks=[on_event])
 
@@ -93,6 +96,10 @@ def paper(tmp_path_factory):
             "run-operation", "assert_stage_format", "--args", json.dumps(check),
             "--vars", json.dumps({"paper_stage": "new", "pdelta_stage_format": "delta"}), "--project-dir", str(ROOT),
             "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"]).success
+        # the feed a full build creates has the view's types, in both forms (macros/ops/assert_view_feed_definition.sql)
+        defined = runner.invoke(["run-operation", "assert_view_feed_definition", "--project-dir", str(ROOT),
+                                 "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"])
+        out["feed_definition"] = (defined.success, [e for e in errors if "view_feed_definition" in e])
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
     finally:
         for k, v in saved.items():
@@ -189,3 +196,12 @@ def test_a_rebuild_reads_each_feed_once_and_writes_the_empty_feed_without_a_quer
     assert len(created) == 1, sent
     assert created[0].startswith(f"create or replace table {feed} (`") and " select " not in created[0], created
     assert "`_pdelta_before` struct<" in created[0] and created[0].endswith("using delta"), created
+
+
+@pytest.mark.spark
+def test_the_empty_feed_has_the_views_types_in_both_forms(paper):
+    """view_feed_definition on a scratch view with a string, a decimal and a struct column: the
+    column-list form (plain types) and the AS SELECT form (a nested type) both give the feed the
+    view's types, `_pdelta_before` included (macros/ops/assert_view_feed_definition.sql)"""
+    ok, error = paper["feed_definition"]
+    assert ok, error

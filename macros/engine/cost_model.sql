@@ -55,13 +55,15 @@
     {%- set inp = inputs[alias] -%}
     {%- set scanned_rows = pdelta.scanned_pending_rows(inp) -%}
     {%- if scanned_rows is none -%}
-      {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'], inp.get('exclude')) -%}
+      {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'],
+                                                   inp.get('exclude')) -%}
       {%- set pending_sql = '(select count(*) from (' ~ pending_rows ~ '))' -%}
     {%- else -%}
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
-    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, (select count(*) from " ~ inp['state'] ~ ") as s") -%}
+    {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
+                        ~ "(select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in pending -%}

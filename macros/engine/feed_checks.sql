@@ -163,20 +163,27 @@
     {%- set frozen = ' and f.`_pdelta_seq` <= ' ~ (found[sc['alias']]['hi'] | int)
           if sc['hi'] is none and found.get(sc['alias'], {}).get('hi') is not none else '' -%}
     {%- set shown = [] -%}
-    {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}{%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
+    {%- for c in sc['key'] + ['_pdelta_type', '_pdelta_seq'] -%}
+      {%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}
+    {%- endfor -%}
     {%- for rule, hit in hits.get(sc['alias'], {}).items() if (checks.get(rule, {}).get('n') or 0) | int > 0 -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ ' as a, ' ~ pdelta.sql_literal(rule) ~ ' as r, '
-            ~ 'min(to_json(named_struct(' ~ shown | join(', ') ~ '))) as ex from ' ~ sc['changes'] ~ ' as f where ' ~ hit ~ frozen) -%}
+            ~ 'min(to_json(named_struct(' ~ shown | join(', ') ~ '))) as ex from ' ~ sc['changes']
+            ~ ' as f where ' ~ hit ~ frozen) -%}
     {%- endfor -%}
     {%- if (checks.get('feed-disjoint', {}).get('n') or 0) | int > 0 -%}
-      {%- set keys = [] -%}{%- for k in sc['key'] -%}{%- do keys.append('f.' ~ q(k)) -%}{%- endfor -%}
-      {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
-      {%- set grouped = [] -%}
-      {%- for c in sc['key'] + ['_pdelta_seq'] -%}{%- do grouped.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- endfor -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ " as a, 'feed-disjoint' as r, min(ex) as ex from (select "
-            ~ 'to_json(named_struct(' ~ grouped | join(', ') ~ ", 'rows', count(*))) as ex from " ~ sc['changes'] ~ ' as f where '
-            ~ pdelta._pending_condition(sc['lo'], sc['hi']) ~ frozen ~ ' and ' ~ key_nn | join(' and ') ~ ' group by '
-            ~ (keys + ['f.`_pdelta_seq`']) | join(', ') ~ ' having count(*) > 1) as d') -%}
+      {%- set keys = [] -%}{%- set key_nn = [] -%}{%- set grouped = [] -%}
+      {%- for k in sc['key'] -%}
+        {%- do keys.append('f.' ~ q(k)) -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}
+      {%- endfor -%}
+      {%- for c in sc['key'] + ['_pdelta_seq'] -%}
+        {%- do grouped.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}
+      {%- endfor -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ " as a, 'feed-disjoint' as r, min(ex) as ex "
+            ~ 'from (select to_json(named_struct(' ~ grouped | join(', ') ~ ", 'rows', count(*))) as ex "
+            ~ 'from ' ~ sc['changes'] ~ ' as f where ' ~ pdelta._pending_condition(sc['lo'], sc['hi']) ~ frozen
+            ~ ' and ' ~ key_nn | join(' and ') ~ ' group by ' ~ (keys + ['f.`_pdelta_seq`']) | join(', ')
+            ~ ' having count(*) > 1) as d') -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if parts -%}

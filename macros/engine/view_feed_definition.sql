@@ -29,7 +29,8 @@
   {%- for c in key + attrs_out -%}{%- do cols.append(q(c)) -%}{%- endfor -%}
   {%- set before = [] -%}
   {%- for c in attrs_out -%}{%- do before.append(q(c)) -%}{%- endfor -%}
-  {{ return('using delta as select ' ~ cols | join(', ') ~ ', '
-            ~ ('struct(' ~ before | join(', ') ~ ')' if before else 'cast(null as struct<`_`: int>)') ~ ' as `_pdelta_before`, '
-            ~ 'cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq` from ' ~ target ~ ' where false') }}
+  {%- set before_sql = 'struct(' ~ before | join(', ') ~ ')' if before else 'cast(null as struct<`_`: int>)' -%}
+  {{ return('using delta as select ' ~ cols | join(', ') ~ ', ' ~ before_sql ~ ' as `_pdelta_before`, '
+            ~ 'cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq` '
+            ~ 'from ' ~ target ~ ' where false') }}
 {% endmacro %}
