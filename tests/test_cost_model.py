@@ -86,6 +86,10 @@ def paper(tmp_path_factory):
         out["mode"] = {v: last_mode(v) for v in VIEWS}
         props = {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.paper_d_diff__pdelta_batches").collect()}
         out["key_hint"] = json.loads(props["pdelta.key"]) if "pdelta.key" in props else None
+        out["checkpoint_interval"] = {
+            rel: {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.{rel}").collect()}.get(
+                "delta.checkpointInterval")
+            for view in VIEWS for rel in (view, f"{view}__pdelta_changes", f"{view}__pdelta_batches")}
         out["refresh_row"] = spark.sql(
             f"select `statements`, (select max(`batch_id`) from {SCHEMA}.paper_d_diff__pdelta_batches "
             f"where `mode` = 'full') from {SCHEMA}.paper_d_diff__pdelta_batches "
@@ -195,7 +199,7 @@ def test_a_rebuild_reads_each_feed_once_and_writes_the_empty_feed_without_a_quer
     created = [sql for sql in sent if sql.startswith(f"create or replace table {feed}")]
     assert len(created) == 1, sent
     assert created[0].startswith(f"create or replace table {feed} (`") and " select " not in created[0], created
-    assert "`_pdelta_before` struct<" in created[0] and created[0].endswith("using delta"), created
+    assert "`_pdelta_before` struct<" in created[0] and " using delta tblproperties (" in created[0], created
 
 
 @pytest.mark.spark
@@ -205,3 +209,11 @@ def test_the_empty_feed_has_the_views_types_in_both_forms(paper):
     view's types, `_pdelta_before` included (macros/ops/assert_view_feed_definition.sql)"""
     ok, error = paper["feed_definition"]
     assert ok, error
+
+
+@pytest.mark.spark
+def test_pdelta_tables_checkpoint_every_hundred_commits(paper):
+    """The view, its feed and its batch log, after a first build (paper_d_diff) and after a
+    cost-based rebuild (paper_d), carry `delta.checkpointInterval` 100 (own_table_properties):
+    Delta's default of 10 put a checkpoint inside about every second refresh"""
+    assert set(paper["checkpoint_interval"].values()) == {"100"}, paper["checkpoint_interval"]

@@ -39,6 +39,9 @@
 
 {#- dbt-spark's `tblproperties` config as a clause (apply_options checked the literals) -#}
 {% macro _tblproperties_clause(opts) %}
-  {%- set props = opts.get('tblproperties') or {} -%}
+  {#- pdelta's own properties under the model's (own_table_properties), on a Delta target -#}
+  {%- set props = {} -%}
+  {%- if opts['format'] == 'delta' -%}{%- do props.update(pdelta.own_table_properties()) -%}{%- endif -%}
+  {%- do props.update(opts.get('tblproperties') or {}) -%}
   {%- if props %} tblproperties ({% for k, v in props.items() %}'{{ k }}' = '{{ v | string | lower if v is sameas true or v is sameas false else v }}'{% if not loop.last %}, {% endif %}{% endfor %}){% endif -%}
 {% endmacro %}

@@ -41,6 +41,9 @@
   {%- set columns = [] -%}
   {%- for name, type in pdelta.batch_log_columns() -%}{%- do columns.append(adapter.quote(name)) -%}{%- endfor -%}
   {%- if create -%}
+    {%- for name, value in pdelta.own_table_properties().items() if name not in properties -%}
+      {%- do props.append(pdelta.sql_literal(name) ~ ' = ' ~ pdelta.sql_literal(value)) -%}
+    {%- endfor -%}
     {%- call statement('create_batches') -%}
       create table {{ batches }} using delta
       {%- if props %} tblproperties ({{ props | join(', ') }}){% endif %} as

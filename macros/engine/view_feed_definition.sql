@@ -23,14 +23,15 @@
     {%- do defs.append('`_pdelta_before` struct<' ~ (fields | join(', ') if fields else '`_`: int') ~ '>') -%}
     {%- do defs.append('`_pdelta_type` string') -%}
     {%- do defs.append('`_pdelta_seq` bigint') -%}
-    {{ return('(' ~ defs | join(', ') ~ ') using delta') }}
+    {{ return('(' ~ defs | join(', ') ~ ') using delta ' ~ pdelta.own_table_properties_clause()) }}
   {%- endif -%}
   {%- set cols = [] -%}
   {%- for c in key + attrs_out -%}{%- do cols.append(q(c)) -%}{%- endfor -%}
   {%- set before = [] -%}
   {%- for c in attrs_out -%}{%- do before.append(q(c)) -%}{%- endfor -%}
   {%- set before_sql = 'struct(' ~ before | join(', ') ~ ')' if before else 'cast(null as struct<`_`: int>)' -%}
-  {{ return('using delta as select ' ~ cols | join(', ') ~ ', ' ~ before_sql ~ ' as `_pdelta_before`, '
+  {{ return('using delta ' ~ pdelta.own_table_properties_clause() ~ ' as select ' ~ cols | join(', ') ~ ', '
+            ~ before_sql ~ ' as `_pdelta_before`, '
             ~ 'cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq` '
             ~ 'from ' ~ target ~ ' where false') }}
 {% endmacro %}

@@ -15,7 +15,7 @@
   {%- set problems = [] -%}
   {%- for attrs, form in [(['name', 'amount'], 'column list'), (['name', 'nested'], 'as select')] -%}
     {%- set body = pdelta.view_feed_definition(view, ['k'], attrs, columns) -%}
-    {%- if (form == 'as select') != body.startswith('using delta as select') -%}
+    {%- if (form == 'as select') != body.startswith('using delta tblproperties') -%}
       {%- do problems.append(attrs | join('+') ~ ': expected the ' ~ form ~ ' form, got: ' ~ body) -%}
     {%- endif -%}
     {%- do run_query('create or replace table ' ~ feed ~ ' ' ~ body) -%}
