@@ -98,6 +98,9 @@
       {%- do outer.append(pdelta.sql_literal(check['rule']) ~ ", named_struct('n', sum(c" ~ loop.index ~ '))') -%}
     {%- endfor -%}
     {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
+    {#- the rows `feed-disjoint` groups by (key, sequence); its examples read the same rows -#}
+    {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') -%}
+    {%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}
     {%- set group = [] -%}
     {%- for c in sc['key'] + ['_pdelta_seq'] -%}{%- do group.append('case when ' ~ pending ~ ' then f.' ~ q(c) ~ ' end') -%}{%- endfor -%}
     {%- set cols = sc['key'] + sc['attrs'] -%}
@@ -125,7 +128,7 @@
                sum(case when {{ bound }} then {{ pdelta._row_hash(sc['key']) }} end) as sum_hi,
                {% if sc['lo'] is none %}0{% else %}sum(case when f.`_pdelta_seq` <= {{ sc['lo'] | int }} then {{ pdelta._row_hash(sc['key']) }} end){% endif %} as sum_lo,
                {{ inner | join(',\n               ') ~ ',' if inner }}
-               count_if({{ pending }} and {{ key_nn | join(' and ') }}) as group_rows,
+               count_if({{ grouped_rows }}) as group_rows,
                {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`)) as tb
         from {{ sc['changes'] }} as f
         {%- if sc['state'] is not none %}
@@ -152,8 +155,8 @@
 
 {#- One example (JSON) of each check a feed scan found broken, into `found[alias]['checks'][rule]['ex']`,
     from one statement over the feeds with a broken check (none when every check passed): a
-    row's key, type and sequence for a row check (`hits`: alias -> rule -> its condition), a
-    (key, sequence) group with its row count for `feed-disjoint`. -#}
+    row's key, type and sequence for a row check, a (key, sequence) group with its row count for
+    `feed-disjoint` (`hits`: alias -> rule -> the condition of the rows the scan counted). -#}
 {% macro _add_check_examples(scans, found, hits) %}
   {%- set q = adapter.quote -%}
   {%- set parts = [] -%}
@@ -167,24 +170,21 @@
       {%- do shown.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}
     {%- endfor -%}
     {%- for rule, hit in hits.get(sc['alias'], {}).items() if (checks.get(rule, {}).get('n') or 0) | int > 0 -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ ' as a, ' ~ pdelta.sql_literal(rule) ~ ' as r, '
-            ~ 'min(to_json(named_struct(' ~ shown | join(', ') ~ '))) as ex from ' ~ sc['changes']
-            ~ ' as f where ' ~ hit ~ frozen) -%}
+      {%- if rule == 'feed-disjoint' -%}
+        {%- set grouped = [] -%}{%- set keys = [] -%}
+        {%- for c in sc['key'] + ['_pdelta_seq'] -%}
+          {%- do grouped.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}{%- do keys.append('f.' ~ q(c)) -%}
+        {%- endfor -%}
+        {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ " as a, 'feed-disjoint' as r, min(ex) as ex "
+              ~ 'from (select to_json(named_struct(' ~ grouped | join(', ') ~ ", 'rows', count(*))) as ex "
+              ~ 'from ' ~ sc['changes'] ~ ' as f where ' ~ hit ~ frozen ~ ' group by ' ~ keys | join(', ')
+              ~ ' having count(*) > 1) as d') -%}
+      {%- else -%}
+        {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ ' as a, ' ~ pdelta.sql_literal(rule)
+              ~ ' as r, min(to_json(named_struct(' ~ shown | join(', ') ~ '))) as ex from ' ~ sc['changes']
+              ~ ' as f where ' ~ hit ~ frozen) -%}
+      {%- endif -%}
     {%- endfor -%}
-    {%- if (checks.get('feed-disjoint', {}).get('n') or 0) | int > 0 -%}
-      {%- set keys = [] -%}{%- set key_nn = [] -%}{%- set grouped = [] -%}
-      {%- for k in sc['key'] -%}
-        {%- do keys.append('f.' ~ q(k)) -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}
-      {%- endfor -%}
-      {%- for c in sc['key'] + ['_pdelta_seq'] -%}
-        {%- do grouped.append(pdelta.sql_literal(c) ~ ', f.' ~ q(c)) -%}
-      {%- endfor -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(sc['alias']) ~ " as a, 'feed-disjoint' as r, min(ex) as ex "
-            ~ 'from (select to_json(named_struct(' ~ grouped | join(', ') ~ ", 'rows', count(*))) as ex "
-            ~ 'from ' ~ sc['changes'] ~ ' as f where ' ~ pdelta._pending_condition(sc['lo'], sc['hi']) ~ frozen
-            ~ ' and ' ~ key_nn | join(' and ') ~ ' group by ' ~ (keys + ['f.`_pdelta_seq`']) | join(', ')
-            ~ ' having count(*) > 1) as d') -%}
-    {%- endif -%}
   {%- endfor -%}
   {%- if parts -%}
     {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
