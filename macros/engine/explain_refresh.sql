@@ -22,11 +22,12 @@
   {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
                                                     pdelta.declaration_record(view)) -%}
-  {%- set inputs = pdelta.freeze_inputs(view, consumed) -%}
+  {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {}) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}
-    {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string, 'lo': lo, 'hi': inp['hi']}}) -%}
+    {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string,
+                                  'lo': lo, 'hi': inp['hi'], 'read': inp.get('read')}}) -%}
     {%- do inp.update({'lo': lo, 'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}

@@ -67,10 +67,16 @@
     of {alias, changes, lo (the sequence consumed so far or none), hi (a bound fixed elsewhere,
     e.g. by a mirror of the feed; none: the feed's highest sequence now), key, attrs (the feed's
     attribute columns the refresh reads), state (for the type check; none: no check),
-    technique}. Returns alias -> {
+    technique, prior (the position the batch log recorded for the rows at or below lo)}.
+    A Delta feed whose consumed rows reach `pdelta_feed_history_rows` (100,000) is read at the
+    version `describe history` gives (feed_history); when every commit since the prior position's
+    version only appended rows, the rows at or below lo are the ones recorded then: only their
+    sequences are read (for the counts; one column), and the pending rows in full, so the scan
+    costs what the batch brings rather than the feed's age. Returns alias -> {
       hi           the bound: `hi` or the highest sequence now (none when empty)
-      position     {rows, sum}: the rows at or below hi, their count and hash sum, which the
-                   batch log keeps so that the next refresh sees rewritten feeds
+      position     {rows, sum[, version, at]}: the rows at or below hi, their count and hash sum,
+                   which the batch log keeps so that the next refresh sees rewritten feeds, and
+                   the Delta commit read (feed_history)
       through_lo   rows at or below lo now, sum_lo: their hash sum (none without lo)
       null_seq     rows without a sequence
       checks       rule -> {n, ex}: pending rows (in (lo, hi]) breaking each row check and one
@@ -79,16 +85,30 @@
                    the scan they were a third of its SQL, planned every refresh, and a JSON
                    document per pending (key, sequence) group
       types        {feed: [type of each key/attr column], state: [the same in the state],
-                    before: the type of `_pdelta_before`}, read from the schemas (no rows)}. -#}
+                    before: the type of `_pdelta_before`}, read from the schemas (no rows)
+      read         none, or the feed's history: {version, at, appends_only, appended_only: the
+                   scan read only the pending rows in full}}. -#}
 {% macro feed_scans(scans) %}
   {%- set out = {} -%}
   {%- if not scans -%}{{ return(out) }}{%- endif -%}
   {%- set q = adapter.quote -%}
   {%- set parts = [] -%}
   {%- set hits = {} -%}
+  {%- set histories = {} -%}
   {%- for sc in scans -%}
     {%- set bound = '`_pdelta_seq` is not null' if sc['hi'] is none else '`_pdelta_seq` <= ' ~ (sc['hi'] | int) -%}
     {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
+    {%- set prior = sc.get('prior') or {} -%}
+    {%- set history = pdelta.feed_history(sc['changes'], prior if prior.get('version') is not none else none)
+          if pdelta._history_pays(sc['changes'], prior) else none -%}
+    {#- the feed as of the version the history gave, so that no commit slips in between -#}
+    {%- set pinned = history is not none and history['version'] is not none -%}
+    {%- set source = sc['changes'] ~ (' version as of ' ~ (history['version'] | int) if pinned else '') -%}
+    {#- the consumed rows are the ones recorded: only the pending rows are read in full -#}
+    {%- set appended_only = history is not none and history['appends_only'] and sc['lo'] is not none
+          and prior.get('rows') is not none and (sc['hi'] is none or sc['hi'] | int >= sc['lo'] | int) -%}
+    {%- do histories.update({sc['alias']: history}) -%}
+    {%- if history is not none -%}{%- do history.update({'appended_only': appended_only}) -%}{%- endif -%}
     {%- set inner = [] -%}{%- set outer = [] -%}
     {%- do hits.update({sc['alias']: {}}) -%}
     {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'], sc.get('required', [])) -%}
@@ -109,13 +129,23 @@
     {%- set feed_types = [] -%}{%- set state_types = [] -%}
     {%- for c in cols -%}{%- do feed_types.append('max(tf' ~ loop.index ~ ')') -%}{%- do state_types.append('max(ts' ~ loop.index ~ ')') -%}{%- endfor -%}
     {#- one aggregation: per pending (key, sequence) group, then over the groups (every other row
-        falls into the one group of NULLs); the state joins as an empty relation, only for its
-        column types, which Spark folds away without reading it -#}
+        falls into the one group of NULLs, or, `appended_only`, into a branch that reads only their
+        sequences); the state joins as an empty relation, only for its column types, which Spark
+        folds away without reading it -#}
+    {%- set state_join -%}
+      {%- if sc['state'] is not none %}
+        left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{{ ', ' if not loop.last }}
+                          {%- endfor %} from {{ sc['state'] }} where false) as s on false
+      {%- endif -%}
+    {%- endset -%}
+    {%- set prior_sum = (prior['sum'] | int) if appended_only else none -%}
     {%- set part -%}
       select {{ pdelta.sql_literal(sc['alias']) }} as a,
              {% if sc['hi'] is none %}max(seq_max){% else %}cast({{ sc['hi'] | int }} as bigint){% endif %} as hi, sum(n) as n,
              {% if sc['lo'] is none %}cast(null as bigint){% else %}sum(through_lo){% endif %} as through_lo, sum(null_seq) as null_seq,
-             coalesce(sum(sum_hi), 0) as sum_hi, {% if sc['lo'] is none %}cast(null as bigint){% else %}coalesce(sum(sum_lo), 0){% endif %} as sum_lo,
+             coalesce(sum(sum_hi), 0){% if appended_only %} + {{ prior_sum }}{% endif %} as sum_hi,
+             {% if sc['lo'] is none %}cast(null as bigint){% elif appended_only %}cast({{ prior_sum }} as bigint)
+             {%- else %}coalesce(sum(sum_lo), 0){% endif %} as sum_lo,
              to_json(named_struct({{ outer | join(', ') if outer else "'none', 0" }},
                                   'feed-disjoint', named_struct('n', count_if(group_rows > 1)))) as checks,
              to_json(named_struct('feed', array({{ feed_types | join(', ') }}),
@@ -130,12 +160,19 @@
                {{ inner | join(',\n               ') ~ ',' if inner }}
                count_if({{ grouped_rows }}) as group_rows,
                {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`)) as tb
-        from {{ sc['changes'] }} as f
-        {%- if sc['state'] is not none %}
-        left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{% if not loop.last %}, {% endif %}{% endfor %}
-                   from {{ sc['state'] }} where false) as s on false
+        from {{ source }} as f{{ state_join }}
+        {%- if appended_only %}
+        where {{ pending }}
         {%- endif %}
         group by {{ group | join(', ') }}
+        {%- if appended_only %}
+        union all
+        select max(f.`_pdelta_seq`), count_if({{ bound }}), count_if(f.`_pdelta_seq` <= {{ sc['lo'] | int }}),
+               count_if(f.`_pdelta_seq` is null), cast(null as bigint), cast(null as bigint),
+               {% for _ in inner %}0, {% endfor %}0, {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`))
+        from {{ source }} as f{{ state_join }}
+        where not {{ pending }}
+        {%- endif %}
       ) as g
     {%- endset -%}
     {%- do parts.append(part) -%}
@@ -144,10 +181,11 @@
     {%- set checks = fromjson(row[7]) -%}
     {%- do checks.pop('none', none) -%}
     {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int,
-                                'position': {'rows': (row[2] or 0) | int, 'sum': row[5] | int},
+                                'position': pdelta._scanned_position(row[2], row[5], histories[row[0]]),
                                 'through_lo': none if row[3] is none else row[3] | int,
                                 'sum_lo': none if row[6] is none else row[6] | int,
-                                'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': fromjson(row[8])}}) -%}
+                                'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': fromjson(row[8]),
+                                'read': histories[row[0]]}}) -%}
   {%- endfor -%}
   {%- do pdelta._add_check_examples(scans, out, hits) -%}
   {{ return(out) }}
@@ -191,6 +229,28 @@
       {%- do found[row[0]]['checks'][row[1]].update({'ex': row[2]}) -%}
     {%- endfor -%}
   {%- endif -%}
+{% endmacro %}
+
+{#- the position feed_scans records: {rows, sum} at or below the bound, and the Delta commit it
+    read ({version, at}) when it read the feed's history -#}
+{% macro _scanned_position(rows, hash_sum, history) %}
+  {%- set position = {'rows': (rows or 0) | int, 'sum': hash_sum | int} -%}
+  {%- if history and history['version'] is not none -%}
+    {%- do position.update({'version': history['version'], 'at': history['at']}) -%}
+  {%- endif -%}
+  {{ return(position) }}
+{% endmacro %}
+
+{#- whether feed_scans reads `changes` through its Delta history: a Delta table whose consumed rows
+    (`prior` position) reach `pdelta_feed_history_rows`; below that, hashing them costs less than
+    the `describe history` statement -#}
+{% macro _history_pays(changes, prior) %}
+  {%- if changes is string or (prior.get('rows') or 0) | int < var('pdelta_feed_history_rows', 100000) | int -%}
+    {{ return(false) }}
+  {%- endif -%}
+  {%- set relation = adapter.get_relation(database=changes.database, schema=changes.schema,
+                                          identifier=changes.identifier) -%}
+  {{ return(relation is not none and relation.is_delta) }}
 {% endmacro %}
 
 {#- Integral and floating types a feed column may widen to in the state without losing a value -#}

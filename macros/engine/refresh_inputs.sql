@@ -13,8 +13,10 @@
       - otherwise the feed's highest sequence now.
     The last two are users' feeds: feed_scans reads them all in one statement, finding the bound
     and checking the feed contract on the rows past `consumed` (alias -> the sequence consumed
-    so far, from the batch log) (macros/engine/feed_checks.sql). -#}
-{% macro freeze_inputs(view, consumed={}) %}
+    so far, from the batch log) (macros/engine/feed_checks.sql); `positions` (alias -> the feed
+    position the batch log recorded with it) lets that scan skip the consumed rows of a Delta
+    feed that was only appended to since. -#}
+{% macro freeze_inputs(view, consumed={}, positions={}) %}
   {%- set inputs = {} -%}
   {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
@@ -35,11 +37,12 @@
       {%- set by_mirror = st['last'] >= 0 and st['feeds'].get('changes') == changes | string -%}
       {%- set mirror_hi = st['consumed'].get('changes') if by_mirror else none -%}
       {%- if by_mirror -%}{%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi}) -%}{%- endif -%}
-      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none, by_mirror)) -%}
+      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none,
+                                            by_mirror, positions)) -%}
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- else -%}
-      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false)) -%}
+      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions)) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
@@ -54,11 +57,11 @@
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}
-{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed) %}
+{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions={}) %}
   {%- set r = view['relations'][alias] -%}
   {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias), 'hi': hi if hi is not none else (-1 if fixed else none),
              'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique'],
-             'required': pdelta.declared_not_null(r['state'], r['carry'])}) }}
+             'required': pdelta.declared_not_null(r['state'], r['carry']), 'prior': positions.get(alias)}) }}
 {% endmacro %}
 
 {#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi] -#}

@@ -47,7 +47,8 @@
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
       to the next refresh. -#}
-  {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed']) -%}
+  {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed'],
+                                        {} if blog is none else blog['positions']) -%}
   {%- set why_full = [] -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}

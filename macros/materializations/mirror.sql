@@ -45,7 +45,8 @@
   {%- if checked -%}
     {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
                     'state': none, 'technique': m['technique'],
-                    'required': pdelta.not_null_columns(model, attrs)} -%}
+                    'required': pdelta.not_null_columns(model, attrs),
+                    'prior': none if full else blog['positions'].get('changes')} -%}
     {%- do inputs['changes'].update({'scan': scan}) -%}
     {%- do inputs['changes'].update(pdelta.feed_scans([scan])['changes']) -%}
     {%- set hi = inputs['changes']['hi'] -%}

@@ -265,6 +265,12 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None) ->
         lo = "start" if rng["lo"] is None else rng["lo"]
         say(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
             + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
+        read = rng.get("read")
+        if read and read.get("version") is not None:
+            # feed_scans read a Delta feed through its history (macros/engine/feed_history.sql)
+            say(f"    read at Delta version {read['version']}: " + (
+                "appended to only since the last refresh, so only its pending rows in full" if read.get("appended_only")
+                else "every row (a commit since the last refresh was no append, or none was recorded)"))
     rc = 0
     for stop in info.get("stops") or []:
         # rows that break the feed contract (macros/engine/feed_checks.sql): nothing is written

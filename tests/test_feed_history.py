@@ -1,0 +1,236 @@
+"""A user's Delta feed read through its history (macros/engine/feed_history.sql, feed_scans): when
+every commit since the version the last refresh read only appended rows, the scan that freezes
+the feeds reads the pending rows in full and only the sequences of the rows consumed before,
+taking their count and hash sum from the batch log, so a refresh no longer costs the feed's age.
+
+One dbt project (the feed contract's two-relation view, diff plan, and a mirror of c's feed) over
+Delta feeds the test appends to as a replicating tool would (blind appends), with
+`pdelta_feed_history_rows: 0` so that the tiny feeds take the path a 100,000-row feed takes:
+  1. the full build, then a valid step: refreshed through the history (the scan reads the feed
+     at the version `describe history` gave and only the pending rows in full); both models
+     equal full recomputation;
+  2. a row appended below the consumed sequence (blind, so still through the history): every
+     model stops on feed-seq-behind and commits nothing; the row deleted (not an append): the
+     scan reads the whole feed again, and the refresh applies the next step;
+  3. the feed dropped and created again with one consumed row changed, appended to until its
+     versions pass the recorded one: the recorded commit's time differs, so the scan reads the
+     whole feed and every model stops on feed-rewritten (blind appends alone would have hidden it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from contract.mutations import World
+from contract.project import SOURCE, feed_name, mirror_model, mirror_sql, rel_name, view_model, view_sql
+from pdelta.statements import statement_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = "pdelta_feed_history"
+CASE = "hist"
+VIEW, MIRROR = view_model(CASE, "diff"), mirror_model(CASE)
+MODELS = (VIEW, MIRROR)
+FEED_COLUMNS = {"c": "cid int, name string, aid int, _pdelta_before struct<name: string, aid: int>, "
+                     "_pdelta_type string, _pdelta_seq bigint",
+                "a": "aid int, city string, _pdelta_before struct<city: string>, _pdelta_type string, "
+                     "_pdelta_seq bigint"}
+STATE_COLUMNS = {"c": "cid int, name string, aid int", "a": "aid int, city string"}
+
+
+@dataclass
+class Run:
+    results: dict  # model -> (status, message)
+    scans: dict  # model -> the statement that froze its feeds
+    versions: dict  # model -> its table's latest Delta version after the run
+
+
+def _feed_row(rel: str, r: dict) -> tuple:
+    before = r["before"]
+    if rel == "c":
+        return (r["cid"], r["name"], r["aid"], None if before is None else (before.get("name"), before.get("aid")),
+                r["type"], r["seq"])
+    return (r["aid"], r["city"], None if before is None else (before.get("city"),), r["type"], r["seq"])
+
+
+def _write_project(root: Path) -> None:
+    models = root / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_feed_history_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        "models:\n  pdelta_feed_history_it:\n    +file_format: delta\n"
+        "vars:\n  pdelta_feed_history_rows: 0\n")
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    tables = [n for rel in ("c", "a") for n in (rel_name(CASE, rel), feed_name(CASE, rel))]
+    (root / "models" / "sources.yml").write_text(
+        f"version: 2\nsources:\n  - name: {SOURCE}\n    schema: {SCHEMA}\n    tables:\n"
+        + "".join(f"      - name: {t}\n" for t in tables))
+    (models / f"{VIEW}.sql").write_text(view_sql(CASE, "diff", {}))
+    (models / f"{MIRROR}.sql").write_text(mirror_sql(CASE, {}))
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    from dbt.cli.main import dbtRunner
+
+    from pdelta.spark import session_from_profile
+
+    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
+    work = tmp_path_factory.mktemp("feed_history")
+    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
+    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="false", PDELTA_SCHEMA=SCHEMA)
+    project = work / "project"
+    _write_project(project)
+    spark = session_from_profile(ROOT)
+    spark.sql(f"drop database if exists {SCHEMA} cascade")
+    spark.sql(f"create database {SCHEMA}")
+    for rel in ("c", "a"):
+        spark.sql(f"create table {SCHEMA}.{feed_name(CASE, rel)} ({FEED_COLUMNS[rel]}) using delta")
+    world = World(CASE, random.Random(20261130))
+    sent: list[tuple[str, str]] = []
+
+    def on_event(msg) -> None:
+        if msg.info.name == "SQLQuery":
+            sent.append((msg.data.node_info.node_name, statement_text(msg.data.sql)))
+
+    runner = dbtRunner(callbacks=[on_event])
+
+    def append(rel: str, rows: list[dict]) -> None:
+        """a blind append, as a replicating tool writes (it reads nothing of the feed)"""
+        if rows:
+            spark.createDataFrame([_feed_row(rel, r) for r in rows], FEED_COLUMNS[rel]).write.format("delta") \
+                .mode("append").saveAsTable(f"{SCHEMA}.{feed_name(CASE, rel)}")
+
+    def publish(rows: list[dict]) -> None:
+        """the world's states now, and its new feed rows appended"""
+        for rel in ("c", "a"):
+            state = [tuple(r[c] for c in STATE_COLUMNS[rel].replace(" int", "").replace(" string", "").split(", "))
+                     for r in world.state_rows() if r["rel"] == rel]
+            spark.createDataFrame(state, STATE_COLUMNS[rel]).write.format("delta").mode("overwrite") \
+                .saveAsTable(f"{SCHEMA}.{rel_name(CASE, rel)}")
+            append(rel, [r for r in rows if r["rel"] == rel])
+
+    def version(table: str) -> int:
+        return spark.sql(f"describe history {SCHEMA}.{table} limit 1").collect()[0]["version"]
+
+    def dbt_run() -> Run:
+        sent.clear()
+        res = runner.invoke(["run", "--project-dir", str(project), "--profiles-dir", str(ROOT)])
+        assert res.result is not None, res.exception
+        scans = {m: [sql for node, sql in sent if node == m and "max(seq_max)" in sql] for m in MODELS}
+        return Run({r.node.name: (str(r.status), str(r.message or "")) for r in res.result},
+                   {m: s[0] if len(s) == 1 else s for m, s in scans.items()}, {m: version(m) for m in MODELS})
+
+    def rows() -> dict:
+        view = sorted(tuple(r) for r in spark.sql(f"select cid, name, aid, city from {SCHEMA}.{VIEW}").collect())
+        mirror = sorted(tuple(r) for r in spark.sql(f"select cid, name, aid from {SCHEMA}.{MIRROR}").collect())
+        return {VIEW: view, MIRROR: mirror}
+
+    def expected() -> dict:
+        return {VIEW: world.view(), MIRROR: world.mirror()}
+
+    out = {}
+    try:
+        assert runner.invoke(["deps", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)]).success
+        publish(world.last_step)
+        out["build"] = dbt_run()
+        publish(world.step())
+        out["step"] = dbt_run()
+        out["step_rows"], out["step_expected"] = rows(), expected()
+        # 2: a row below the consumed sequence, appended blindly, then deleted
+        behind = {"rel": "c", "cid": 900, "name": "late", "aid": 1, "city": None, "before": None, "type": "ins",
+                  "seq": 1}
+        append("c", [behind])
+        out["behind"] = dbt_run()
+        spark.sql(f"delete from {SCHEMA}.{feed_name(CASE, 'c')} where cid = 900")
+        publish(world.step())
+        out["after_delete"] = dbt_run()
+        out["after_delete_rows"], out["after_delete_expected"] = rows(), expected()
+        # 3: the feed dropped and created again with a consumed row changed, then appended to
+        # until its versions pass the one the batch log recorded
+        feed = f"{SCHEMA}.{feed_name(CASE, 'c')}"
+        recorded = version(feed_name(CASE, "c"))
+        kept = spark.sql(f"select * from {feed}").collect()
+        spark.sql(f"drop table {feed}")
+        spark.sql(f"create table {feed} ({FEED_COLUMNS['c']}) using delta")
+        changed = [tuple(r) for r in kept]
+        first = min(range(len(changed)), key=lambda i: changed[i][5])
+        changed[first] = (changed[first][0], "renamed") + changed[first][2:]
+        spark.createDataFrame(changed, FEED_COLUMNS["c"]).write.format("delta").mode("append").saveAsTable(feed)
+        while version(feed_name(CASE, "c")) <= recorded:
+            publish(world.step(n_a=(0, 0)))
+        out["recreated"] = dbt_run()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        shutil.rmtree(project / "dbt_packages", ignore_errors=True)
+    return out
+
+
+def _parts(scan: str) -> dict[str, str]:
+    """the scan's part per input alias (its SQL on one line: statement_text)"""
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"select '(\w+)' as a,", scan)]
+    return {alias: scan[at:(starts[i + 1][0] if i + 1 < len(starts) else len(scan))]
+            for i, (at, alias) in enumerate(starts)}
+
+
+def _read(scan: str) -> dict[str, str]:
+    """per input: `history` (the feed at a version; of the consumed rows only their sequences),
+    `whole` (the feed at a version, every row in full) or `plain` (no history read)"""
+    out = {}
+    for alias, part in _parts(scan).items():
+        pinned = " version as of " in part
+        out[alias] = "history" if pinned and " where not (" in part else "whole" if pinned else "plain"
+    return out
+
+
+@pytest.mark.spark
+def test_a_feed_only_appended_to_is_read_from_its_pending_rows(history):
+    for run in ("build", "step"):
+        assert all(status == "success" for status, _ in history[run].results.values()), history[run].results
+    # the build had nothing consumed: it read every row, and recorded the version it read
+    assert _read(history["build"].scans[VIEW]) == {"buyer": "whole", "place": "whole"}, history["build"].scans[VIEW]
+    assert _read(history["build"].scans[MIRROR]) == {"changes": "whole"}, history["build"].scans[MIRROR]
+    assert _read(history["step"].scans[VIEW]) == {"buyer": "history", "place": "history"}, history["step"].scans[VIEW]
+    assert _read(history["step"].scans[MIRROR]) == {"changes": "history"}, history["step"].scans[MIRROR]
+    assert history["step_rows"] == history["step_expected"]
+
+
+@pytest.mark.spark
+def test_a_row_appended_below_the_watermark_still_stops_the_refresh(history):
+    run = history["behind"]
+    for model in MODELS:
+        status, message = run.results[model]
+        assert status == "error" and "feed-seq-behind" in message, (model, status, message)
+        assert run.versions[model] == history["step"].versions[model], (model, "a stopped refresh committed")
+    assert _read(run.scans[VIEW])["buyer"] == "history" and _read(run.scans[MIRROR]) == {"changes": "history"}
+
+
+@pytest.mark.spark
+def test_a_commit_that_is_no_append_makes_the_scan_read_the_whole_feed(history):
+    run = history["after_delete"]
+    assert all(status == "success" for status, _ in run.results.values()), run.results
+    # c's feed had a DELETE since the last refresh; a's only appends
+    assert _read(run.scans[VIEW]) == {"buyer": "whole", "place": "history"}, run.scans[VIEW]
+    assert _read(run.scans[MIRROR]) == {"changes": "whole"}, run.scans[MIRROR]
+    assert history["after_delete_rows"] == history["after_delete_expected"]
+
+
+@pytest.mark.spark
+def test_a_feed_created_again_is_not_taken_for_the_recorded_one(history):
+    run = history["recreated"]
+    for model in MODELS:
+        status, message = run.results[model]
+        assert status == "error" and "feed-rewritten" in message, (model, status, message)
+        assert run.versions[model] == history["after_delete"].versions[model], (model, "a stopped refresh committed")
+    assert _read(run.scans[VIEW]) == {"buyer": "whole", "place": "history"}, run.scans[VIEW]
+    assert _read(run.scans[MIRROR]) == {"changes": "whole"}, run.scans[MIRROR]
