@@ -49,6 +49,12 @@ CASES = {
     "unexpected_sets_unknown": ({"pdelta_unexpected_sets": "ignore"}, "pdelta_unexpected_sets: expected 'stop'"),
     "valid_on_schema_change": ({"on_schema_change": "fail"}, None),
     "on_schema_change_unknown": ({"on_schema_change": "rebuild"}, "on_schema_change: expected 'ignore', 'append_new_columns'"),
+    "valid_feed_history_rows": ({"pdelta_feed_history_rows": 0}, None),
+    "valid_feed_history_rows_text": ({"pdelta_feed_history_rows": "250000"}, None),
+    "feed_history_rows_negative": ({"pdelta_feed_history_rows": -1}, "pdelta_feed_history_rows: expected a whole number"),
+    "feed_history_rows_fraction": ({"pdelta_feed_history_rows": 1.5}, "read through its Delta history), got 1.5"),
+    "feed_history_rows_text": ({"pdelta_feed_history_rows": "many"}, "read through its Delta history), got many"),
+    "feed_history_rows_true": ({"pdelta_feed_history_rows": True}, "read through its Delta history), got True"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

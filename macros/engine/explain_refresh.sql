@@ -22,7 +22,8 @@
   {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
                                                     pdelta.declaration_record(view)) -%}
-  {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {}) -%}
+  {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
+                                        pdelta.rebuild_options(node.config)['history_rows']) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}

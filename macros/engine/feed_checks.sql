@@ -67,8 +67,8 @@
     of {alias, changes, lo (the sequence consumed so far or none), hi (a bound fixed elsewhere,
     e.g. by a mirror of the feed; none: the feed's highest sequence now), key, attrs (the feed's
     attribute columns the refresh reads), state (for the type check; none: no check),
-    technique, prior (the position the batch log recorded for the rows at or below lo)}.
-    A Delta feed whose consumed rows reach `pdelta_feed_history_rows` (100,000) is read at the
+    technique, prior (the position the batch log recorded for the rows at or below lo),
+    history_rows}. A Delta feed whose consumed rows reach `history_rows` is read at the
     version `describe history` gives (feed_history); when every commit since the prior position's
     version only appended rows, the rows at or below lo are the ones recorded then: only their
     sequences are read (for the counts; one column), and the pending rows in full, so the scan
@@ -100,7 +100,7 @@
     {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
     {%- set prior = sc.get('prior') or {} -%}
     {%- set history = pdelta.feed_history(sc['changes'], prior if prior.get('version') is not none else none)
-          if pdelta._history_pays(sc['changes'], prior) else none -%}
+          if pdelta._history_pays(sc['changes'], prior, sc.get('history_rows', 100000)) else none -%}
     {#- the feed as of the version the history gave, so that no commit slips in between -#}
     {%- set pinned = history is not none and history['version'] is not none -%}
     {%- set source = sc['changes'] ~ (' version as of ' ~ (history['version'] | int) if pinned else '') -%}
@@ -242,10 +242,10 @@
 {% endmacro %}
 
 {#- whether feed_scans reads `changes` through its Delta history: a Delta table whose consumed rows
-    (`prior` position) reach `pdelta_feed_history_rows`; below that, hashing them costs less than
-    the `describe history` statement -#}
-{% macro _history_pays(changes, prior) %}
-  {%- if changes is string or (prior.get('rows') or 0) | int < var('pdelta_feed_history_rows', 100000) | int -%}
+    (`prior` position) reach `history_rows` (pdelta_feed_history_rows); below that, hashing them
+    costs less than the `describe history` statement -#}
+{% macro _history_pays(changes, prior, history_rows) %}
+  {%- if changes is string or (prior.get('rows') or 0) | int < history_rows | int -%}
     {{ return(false) }}
   {%- endif -%}
   {%- set relation = adapter.get_relation(database=changes.database, schema=changes.schema,

@@ -11,21 +11,25 @@
       on_schema_change      dbt's setting (the model's config only): when the view's declaration
                             changed since its last full build, `fail` stops the run; the other
                             values (ignore, append_new_columns, sync_all_columns) rebuild the view
-    rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change} and refuses a bad value with the
+      pdelta_feed_history_rows  the consumed rows from which a user's Delta feed is read through
+                            its Delta history (100,000; macros/engine/feed_history.sql)
+    rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
+    history_rows: int} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
   {%- set eff = {'pdelta_rebuild_ratio': cfg.get('pdelta_rebuild_ratio', var('pdelta_rebuild_ratio', none)),
                  'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')),
                  'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff')),
-                 'on_schema_change': cfg.get('on_schema_change') or 'ignore'} -%}
+                 'on_schema_change': cfg.get('on_schema_change') or 'ignore',
+                 'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows', var('pdelta_feed_history_rows', 100000))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
   {%- set learned = r == 'learned' -%}
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
-             'on_schema_change': eff['on_schema_change']}) }}
+             'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -49,6 +53,12 @@
   {%- if change not in ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] -%}
     {%- do out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view"
                       ~ " whose declaration changed is rebuilt) or 'fail' (the run stops), got '" ~ change ~ "'") -%}
+  {%- endif -%}
+  {%- set rows = cfg.get('pdelta_feed_history_rows', 100000) -%}
+  {%- if not ((rows is number and rows is not boolean and rows >= 0 and rows == rows | int)
+              or (rows is string and modules.re.match('^[0-9]+$', rows))) -%}
+    {%- do out.append('pdelta_feed_history_rows: expected a whole number of at least 0 (the consumed rows from which a'
+                      ~ " user's Delta feed is read through its Delta history), got " ~ rows) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

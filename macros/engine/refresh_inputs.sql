@@ -15,8 +15,9 @@
     and checking the feed contract on the rows past `consumed` (alias -> the sequence consumed
     so far, from the batch log) (macros/engine/feed_checks.sql); `positions` (alias -> the feed
     position the batch log recorded with it) lets that scan skip the consumed rows of a Delta
-    feed that was only appended to since. -#}
-{% macro freeze_inputs(view, consumed={}, positions={}) %}
+    feed that was only appended to since, once they reach `history_rows`
+    (pdelta_feed_history_rows: rebuild_options). -#}
+{% macro freeze_inputs(view, consumed={}, positions={}, history_rows=100000) %}
   {%- set inputs = {} -%}
   {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
@@ -38,11 +39,11 @@
       {%- set mirror_hi = st['consumed'].get('changes') if by_mirror else none -%}
       {%- if by_mirror -%}{%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi}) -%}{%- endif -%}
       {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none,
-                                            by_mirror, positions)) -%}
+                                            by_mirror, positions, history_rows)) -%}
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- else -%}
-      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions)) -%}
+      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions, history_rows)) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
@@ -57,11 +58,12 @@
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}
-{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions={}) %}
+{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions={}, history_rows=100000) %}
   {%- set r = view['relations'][alias] -%}
   {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias), 'hi': hi if hi is not none else (-1 if fixed else none),
              'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique'],
-             'required': pdelta.declared_not_null(r['state'], r['carry']), 'prior': positions.get(alias)}) }}
+             'required': pdelta.declared_not_null(r['state'], r['carry']), 'prior': positions.get(alias),
+             'history_rows': history_rows}) }}
 {% endmacro %}
 
 {#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi] -#}

@@ -48,7 +48,7 @@
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
       to the next refresh. -#}
   {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed'],
-                                        {} if blog is none else blog['positions']) -%}
+                                        {} if blog is none else blog['positions'], refresh_opts['history_rows']) -%}
   {%- set why_full = [] -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}

@@ -46,7 +46,8 @@
     {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
                     'state': none, 'technique': m['technique'],
                     'required': pdelta.not_null_columns(model, attrs),
-                    'prior': none if full else blog['positions'].get('changes')} -%}
+                    'prior': none if full else blog['positions'].get('changes'),
+                    'history_rows': pdelta.rebuild_options(config)['history_rows']} -%}
     {%- do inputs['changes'].update({'scan': scan}) -%}
     {%- do inputs['changes'].update(pdelta.feed_scans([scan])['changes']) -%}
     {%- set hi = inputs['changes']['hi'] -%}

@@ -92,4 +92,10 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if change not in ON_SCHEMA_CHANGE:
         out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view whose "
                    f"declaration changed is rebuilt) or 'fail' (the run stops), got '{_s(change)}'")
+    rows = cfg.get("pdelta_feed_history_rows", 100000)
+    whole = (isinstance(rows, (int, float)) and not isinstance(rows, bool) and rows >= 0 and rows == int(rows)) \
+        or (isinstance(rows, str) and re.fullmatch(r"[0-9]+", rows) is not None)
+    if not whole:
+        out.append("pdelta_feed_history_rows: expected a whole number of at least 0 (the consumed rows from which a "
+                   f"user's Delta feed is read through its Delta history), got {_s(rows)}")
     return out

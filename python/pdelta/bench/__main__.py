@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import report
-from .project import CONTENDERS, rebuild_ratio_config
+from .project import CONTENDERS, EXTRA_CONTENDERS, rebuild_ratio_config
 from .run import ROOT, log, run_matrix
 
 DEFAULT_MATRIX = ["1000000:0.0001,0.001,0.01,0.1,0.5"]
@@ -18,7 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--matrix", action="append", help="ROOT_ROWS:RATIO,RATIO,... (repeatable; batches run in the order given, on the same tables); default "
                    + " ".join(DEFAULT_MATRIX))
     p.add_argument("--workloads", default="tpch,chain")
-    p.add_argument("--contenders", default=",".join(CONTENDERS))
+    p.add_argument("--contenders", default=",".join(CONTENDERS),
+                   help="comma-separated, the rebuild (a) first; also: " + ", ".join(EXTRA_CONTENDERS))
     p.add_argument("--out", default=str(ROOT / "docs" / "bench"), help="results.{json,csv,md,png} go here")
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")),
                    help="Spark warehouse, metastore and the generated dbt project")

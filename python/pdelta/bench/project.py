@@ -11,6 +11,10 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
   <w>_c_rules     (c) the same with the paper's rules term by term (`pdelta_plan: rules`)
   <w>_c_complete  (c) the same on complete (log-based) feeds
   <w>_c_auto      (c) on the partial feeds with the cost-based choice (pdelta_rebuild_ratio)
+  <w>_c_whole     (c) c_partial reading every row of its feeds each refresh (pdelta_feed_history_rows
+                  set past any feed), as pdelta did before it read long feeds through their Delta
+                  history; not in the default contenders: `--contenders a,c_partial,c_whole` with a
+                  matrix whose first batches age the feeds
   <w>_<rel>_mirror, <w>_<rel>_cdf, <w>_d
                   (d) mirrors of the partial feeds on Delta with the change data feed on, the
                   feed converted to ins/upd/del (pdelta.cdf_feed), and a dimension_view over
@@ -25,6 +29,10 @@ from .workloads import Workload, declaration
 
 SCHEMA = "pdelta_bench"
 CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "d"]
+# contenders written into the project but left out of the default run
+EXTRA_CONTENDERS = ["c_whole"]
+# pdelta_feed_history_rows no feed reaches: every refresh reads and hashes each feed's every row
+WHOLE_FEED_ROWS = 10**18
 
 
 def q(name: str) -> str:
@@ -134,6 +142,9 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_rules.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_plan='rules'"))
+        (models / f"{w.name}_c_whole.sql").write_text(
+            view_model(declaration(w, "__partial"),
+                       f"materialized='dimension_view', {tag}, {off}, pdelta_feed_history_rows={WHOLE_FEED_ROWS}"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
