@@ -7,8 +7,8 @@ One dbt project (the feed contract's two-relation view, diff plan, and a mirror 
 Delta feeds the test appends to as a replicating tool would (blind appends), with
 `pdelta_feed_history_rows: 0` so that the tiny feeds take the path a 100,000-row feed takes:
   1. the full build, then a valid step: refreshed through the history (the scan reads the feed
-     at the version `describe history` gave and only the pending rows in full); both models
-     equal full recomputation;
+     at the version `describe history` gave and only the pending rows in full), as `pdelta
+     explain` said beforehand; both models equal full recomputation;
   2. a row appended below the consumed sequence (blind, so still through the history): every
      model stops on feed-seq-behind and commits nothing; the row deleted (not an append): the
      scan reads the whole feed again, and the refresh applies the next step;
@@ -30,6 +30,7 @@ import pytest
 
 from contract.mutations import World
 from contract.project import SOURCE, feed_name, mirror_model, mirror_sql, rel_name, view_model, view_sql
+from pdelta.cli import explain_next_refresh
 from pdelta.statements import statement_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +101,7 @@ def history(tmp_path_factory):
             sent.append((msg.data.node_info.node_name, statement_text(msg.data.sql)))
 
     runner = dbtRunner(callbacks=[on_event])
+    manifest = None
 
     def append(rel: str, rows: list[dict]) -> None:
         """a blind append, as a replicating tool writes (it reads nothing of the feed)"""
@@ -138,9 +140,15 @@ def history(tmp_path_factory):
     out = {}
     try:
         assert runner.invoke(["deps", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)]).success
+        # parsed once: the runs and explain reuse the manifest
+        parsed = runner.invoke(["parse", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)])
+        assert parsed.success, parsed.exception
+        manifest = parsed.result
+        runner = dbtRunner(manifest=manifest, callbacks=[on_event])
         publish(world.last_step)
         out["build"] = dbt_run()
         publish(world.step())
+        out["explained"] = explain_next_refresh(project, ROOT, "local", VIEW, manifest=manifest)
         out["step"] = dbt_run()
         out["step_rows"], out["step_expected"] = rows(), expected()
         # 2: a row below the consumed sequence, appended blindly, then deleted
@@ -203,6 +211,14 @@ def test_a_feed_only_appended_to_is_read_from_its_pending_rows(history):
     assert _read(history["step"].scans[VIEW]) == {"buyer": "history", "place": "history"}, history["step"].scans[VIEW]
     assert _read(history["step"].scans[MIRROR]) == {"changes": "history"}, history["step"].scans[MIRROR]
     assert history["step_rows"] == history["step_expected"]
+
+
+@pytest.mark.spark
+def test_explain_says_how_each_feed_will_be_read(history):
+    read = {alias: info.get("read") for alias, info in history["explained"]["inputs"].items()}
+    assert set(read) == {"buyer", "place"}, read
+    for alias, how in read.items():
+        assert how and how["appended_only"] and how["version"] is not None, (alias, how)
 
 
 @pytest.mark.spark
