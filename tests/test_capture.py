@@ -30,6 +30,7 @@ from capture import bad, feeds
 from capture.project import BAD_SHARE, FORMATS, SCHEMA, VIEW_COLUMNS, VIEW_OF, VIEWS, write_project
 from pdelta import algebra
 from pdelta.techniques import FORMAT_SETS, FORMATS as FORMAT_RECORDS, QUARANTINE_REASONS
+from pdelta_env import use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTR_COLS = ", ".join(feeds.ATTRS)
@@ -152,12 +153,7 @@ def h():
     work = Path(os.environ.get("PDELTA_CAPTURE_DIR", ROOT / ".pdelta" / "tests" / "capture"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    # this module shares its pytest process with others (scripts/test.sh): put the environment back
-    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
-    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
-    os.environ["PDELTA_TARGET"] = "local"
-    os.environ["PDELTA_EXAMPLES"] = "false"
-    os.environ["PDELTA_SCHEMA"] = SCHEMA
+    restore = use_local_target(work / "spark", SCHEMA, examples=False)
     write_project(work / "project", ROOT)
     spark = session_from_profile(ROOT)
     spark.sql(f"create database if not exists {SCHEMA}")
@@ -173,11 +169,7 @@ def h():
     h.status2 = node_status(res)
     h.snapshot(2)
     yield h
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    restore()
 
 
 def truth_rows(state: dict) -> list[tuple]:

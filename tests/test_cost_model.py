@@ -7,13 +7,13 @@ views then equal the paper's figure and their recomputation (the project's data 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from pdelta.cli import describe_cost_choice, explain_next_refresh
 from pdelta.statements import statement_text
+from pdelta_env import use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_costs"
@@ -30,11 +30,8 @@ def paper(tmp_path_factory):
 
     from pdelta.spark import session_from_profile
 
-    # this module shares its pytest process with others: put the environment back afterwards
-    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
     work = tmp_path_factory.mktemp("costs")
-    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
-    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="true", PDELTA_SCHEMA=SCHEMA)
+    restore = use_local_target(work / "spark", SCHEMA, examples=True)
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {SCHEMA} cascade")
     # every statement dbt sends, with the model it ran for (dbt's SQLQuery events reach callbacks
@@ -106,11 +103,7 @@ def paper(tmp_path_factory):
         out["feed_definition"] = (defined.success, [e for e in errors if "view_feed_definition" in e])
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        restore()
     return out
 
 

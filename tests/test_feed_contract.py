@@ -38,6 +38,7 @@ import pytest
 from contract.mutations import ALIAS, KEY, ROW_KINDS, RULE, STOP_KINDS, Mutation, World
 from contract.project import (CHANGES_SCHEMA, PLANS, SCHEMA, STATES_SCHEMA, create_relation_views, feed_name,
                               mirror_model, rel_name, set_feed, view_model, write_project)
+from pdelta_env import use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 # a fixed default keeps `make test` reproducible; PDELTA_CONTRACT_SEED=random draws a fresh one
@@ -178,10 +179,7 @@ def run():
     work = Path(os.environ.get("PDELTA_CONTRACT_DIR", ROOT / ".pdelta" / "tests" / "contract"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    # this module shares its pytest process with others: put the environment back afterwards
-    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
-    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
-    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="false", PDELTA_SCHEMA=SCHEMA)
+    restore = use_local_target(work / "spark", SCHEMA, examples=False)
     write_project(work / "project", ROOT, CASES)
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {SCHEMA} cascade")
@@ -264,11 +262,7 @@ def run():
     out["feed_events"], out["warehouse"] = h.feed_events, h.warehouse
     print(f"[contract] {len(CASES)} cases, {len(MODELS)} models, {time.time() - t0:.0f} s in all", flush=True)
     yield out
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    restore()
 
 
 # --- checks ----------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ Delta feeds the test appends to as a replicating tool would (blind appends), wit
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
@@ -32,6 +31,7 @@ from contract.mutations import World
 from contract.project import SOURCE, feed_name, mirror_model, mirror_sql, rel_name, view_model, view_sql
 from pdelta.cli import explain_next_refresh
 from pdelta.statements import statement_text
+from pdelta_env import use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_feed_history"
@@ -82,10 +82,8 @@ def history(tmp_path_factory):
 
     from pdelta.spark import session_from_profile
 
-    saved = {k: os.environ.get(k) for k in ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")}
     work = tmp_path_factory.mktemp("feed_history")
-    os.environ.setdefault("PDELTA_LOCAL_DIR", str(work / "spark"))
-    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="false", PDELTA_SCHEMA=SCHEMA)
+    restore = use_local_target(work / "spark", SCHEMA, examples=False)
     project = work / "project"
     _write_project(project)
     spark = session_from_profile(ROOT)
@@ -175,11 +173,7 @@ def history(tmp_path_factory):
             publish(world.step(n_a=(0, 0)))
         out["recreated"] = dbt_run()
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        restore()
         shutil.rmtree(project / "dbt_packages", ignore_errors=True)
     return out
 
@@ -199,6 +193,14 @@ def _read(scan: str) -> dict[str, str]:
         pinned = " version as of " in part
         out[alias] = "history" if pinned and " where not (" in part else "whole" if pinned else "plain"
     return out
+
+
+def _assert_stopped(run: Run, rule: str, before: Run) -> None:
+    """every model stopped on `rule` and committed nothing after the run `before`"""
+    for model in MODELS:
+        status, message = run.results[model]
+        assert status == "error" and rule in message, (model, status, message)
+        assert run.versions[model] == before.versions[model], (model, "a stopped refresh committed")
 
 
 @pytest.mark.spark
@@ -224,10 +226,7 @@ def test_explain_says_how_each_feed_will_be_read(history):
 @pytest.mark.spark
 def test_a_row_appended_below_the_watermark_still_stops_the_refresh(history):
     run = history["behind"]
-    for model in MODELS:
-        status, message = run.results[model]
-        assert status == "error" and "feed-seq-behind" in message, (model, status, message)
-        assert run.versions[model] == history["step"].versions[model], (model, "a stopped refresh committed")
+    _assert_stopped(run, "feed-seq-behind", history["step"])
     assert _read(run.scans[VIEW])["buyer"] == "history" and _read(run.scans[MIRROR]) == {"changes": "history"}
 
 
@@ -244,9 +243,6 @@ def test_a_commit_that_is_no_append_makes_the_scan_read_the_whole_feed(history):
 @pytest.mark.spark
 def test_a_feed_created_again_is_not_taken_for_the_recorded_one(history):
     run = history["recreated"]
-    for model in MODELS:
-        status, message = run.results[model]
-        assert status == "error" and "feed-rewritten" in message, (model, status, message)
-        assert run.versions[model] == history["after_delete"].versions[model], (model, "a stopped refresh committed")
+    _assert_stopped(run, "feed-rewritten", history["after_delete"])
     assert _read(run.scans[VIEW]) == {"buyer": "whole", "place": "history"}, run.scans[VIEW]
     assert _read(run.scans[MIRROR]) == {"changes": "whole"}, run.scans[MIRROR]

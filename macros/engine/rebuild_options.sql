@@ -22,7 +22,8 @@
                  'pdelta_rebuild_feed': cfg.get('pdelta_rebuild_feed', var('pdelta_rebuild_feed', 'reset')),
                  'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff')),
                  'on_schema_change': cfg.get('on_schema_change') or 'ignore',
-                 'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows', var('pdelta_feed_history_rows', 100000))} -%}
+                 'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows',
+                                                     var('pdelta_feed_history_rows', 100000))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}

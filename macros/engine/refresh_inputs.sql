@@ -43,7 +43,8 @@
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- else -%}
-      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions, history_rows)) -%}
+      {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions,
+                                            history_rows)) -%}
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}

@@ -90,7 +90,8 @@ def markdown(results: list[dict]) -> str:
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
              + " | (c) partial ÷ (a) | (b) ÷ (c) partial | " + ("whole-feed scan ÷ (c) partial | " if whole else "")
              + "cost-based choice | rows written (a / b / c partial) | deletion vectors |",
-             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|" + ("---:|" if whole else "") + "---|---:|---|"]
+             "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|" + ("---:|" if whole else "")
+             + "---|---:|---|"]
     cells_by = _cells(results)
     for r in rows:
         cells = [f"{r[c]:.1f} ({r[c + '_statements']}" + (f" / {r[c + '_jobs']})" if r.get(c + "_jobs") is not None else ")")
