@@ -22,8 +22,9 @@
   {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
                                                     pdelta.declaration_record(view)) -%}
+  {%- set refresh_opts = pdelta.rebuild_options(node.config) -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
-                                        pdelta.rebuild_options(node.config)['history_rows']) -%}
+                                        refresh_opts['history_rows']) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
     {%- set lo = consumed.get(alias) -%}
@@ -51,7 +52,7 @@
   {%- set q = adapter.quote -%}
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
-  {%- set plan_kind = pdelta.rebuild_options(node.config)['plan'] -%}
+  {%- set plan_kind = refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- if plan_kind == 'diff' -%}
     {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending) if pending else [] -%}
@@ -71,7 +72,7 @@
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
       'rebuilt_inputs': rebuilt_inputs,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
-      'on_schema_change': pdelta.rebuild_options(node.config)['on_schema_change']} -%}
+      'on_schema_change': refresh_opts['on_schema_change']} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}

@@ -100,7 +100,7 @@
     {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
     {%- set prior = sc.get('prior') or {} -%}
     {%- set history = pdelta.feed_history(sc['changes'], prior if prior.get('version') is not none else none)
-          if pdelta._history_pays(sc['changes'], prior, sc.get('history_rows', 100000)) else none -%}
+          if pdelta._history_pays(sc['changes'], prior, sc['history_rows']) else none -%}
     {#- the feed as of the version the history gave, so that no commit slips in between -#}
     {%- set pinned = history is not none and history['version'] is not none -%}
     {%- set source = sc['changes'] ~ (' version as of ' ~ (history['version'] | int) if pinned else '') -%}

@@ -17,7 +17,7 @@
     position the batch log recorded with it) lets that scan skip the consumed rows of a Delta
     feed that was only appended to since, once they reach `history_rows`
     (pdelta_feed_history_rows: rebuild_options). -#}
-{% macro freeze_inputs(view, consumed={}, positions={}, history_rows=100000) %}
+{% macro freeze_inputs(view, consumed, positions, history_rows) %}
   {%- set inputs = {} -%}
   {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
@@ -59,7 +59,7 @@
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}
-{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions={}, history_rows=100000) %}
+{% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions, history_rows) %}
   {%- set r = view['relations'][alias] -%}
   {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias), 'hi': hi if hi is not none else (-1 if fixed else none),
              'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique'],
