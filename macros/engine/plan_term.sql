@@ -32,6 +32,40 @@
   {{ return(pair) }}
 {% endmacro %}
 
+{#- The record of the scratch table that keeps the projected Δ and ∇ of several relations, one
+    CTAS where a table per relation cost one statement each (and one DROP). Each relation's rows
+    fill its own columns (named `alias__column`, so no two relations share one) and leave the
+    others NULL, cast to the state's type; `_pdelta_part` is `alias.delta` or `alias.nabla`.
+    relations: [{alias, delta, nabla (plan_term records), columns: [[name, type]]}] -#}
+{% macro stored_relations(name, table, relations) %}
+  {%- set q = adapter.quote -%}
+  {%- set selects = [] -%}
+  {%- for rel in relations -%}
+    {%- set own = [] -%}{%- for c in rel['columns'] -%}{%- do own.append(c[0]) -%}{%- endfor -%}
+    {%- set padded = [] -%}
+    {%- for other in relations -%}
+      {%- for c in other['columns'] -%}
+        {%- do padded.append(q(c[0]) if other['alias'] == rel['alias'] else 'cast(null as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
+      {%- endfor -%}
+    {%- endfor -%}
+    {%- set part = rel['alias'] ~ '.delta' -%}
+    {%- do selects.append("select '" ~ part ~ "' as `_pdelta_part`, " ~ padded | join(', ')
+                          ~ ', cast(null as string) as `_pdelta_flag` from ' ~ rel['delta']['name']) -%}
+    {%- do rel['delta'].update({'stored': {'term': name, 'table': table, 'part': part, 'columns': own}}) -%}
+    {%- set part = rel['alias'] ~ '.nabla' -%}
+    {%- do selects.append("select '" ~ part ~ "' as `_pdelta_part`, " ~ padded | join(', ')
+                          ~ ', `_pdelta_flag` from ' ~ rel['nabla']['name']) -%}
+    {%- do rel['nabla'].update({'stored': {'term': name, 'table': table, 'part': part, 'columns': own + ['_pdelta_flag']}}) -%}
+  {%- endfor -%}
+  {%- set reads = [] -%}
+  {%- for rel in relations -%}{%- do reads.extend([rel['delta']['name'], rel['nabla']['name']]) -%}{%- endfor -%}
+  {%- set rule = 'scratch table: the projected Δ and ∇ of ' ~ relations | map(attribute='alias') | join(', ')
+                 ~ ', told apart by `_pdelta_part`' -%}
+  {%- set term = pdelta.plan_term(name, rule, reads, selects | join('\nunion all\n'), 'table') -%}
+  {%- do term.update({'table': table}) -%}
+  {{ return(term) }}
+{% endmacro %}
+
 {#- One statement: `select <select> from <final>` with `final` and every inline term it
     reads, directly or through other inline terms, as a CTE (in plan order). A term stored in
     a scratch table is a CTE reading its rows from that table, not followed further, except in

@@ -8,8 +8,8 @@
                       lo: last consumed sequence or none; hi: upper bound of this refresh}
     home:   the view's relation: the terms worth materializing are kept as scratch tables beside
             it, in its catalog and schema (the small, delta-sized results that later terms read
-            more than once: each relation's projected Δ/∇ in `X__prj_sets`, each join level's
-            Δ/∇ in `jN__sets`); none keeps every term inline (one statement: explain,
+            more than once: every pending relation's projected Δ/∇ in one table, `prj__sets`,
+            each join level's Δ/∇ in `jN__sets`); none keeps every term inline (one statement: explain,
             plan_preview). A view of one relation keeps every term inline too: the stage is the
             only statement that reads its relation's Δ/∇, and computing them there costs less
             than a scratch table's CTAS and DROP (the randomized `single` view's two refreshes:
@@ -40,13 +40,15 @@
     {%- set reached = namespace(any=false) -%}
     {%- for alias in view['order'] -%}
       {%- if alias in pending -%}
-        {%- do tables.append(P ~ alias ~ '__prj_sets') -%}
+        {%- if not reached.any -%}{%- do tables.append(P ~ 'prj__sets') -%}{%- endif -%}
         {%- set reached.any = true -%}
       {%- endif -%}
       {%- if not loop.first and reached.any -%}{%- do tables.append(P ~ 'j' ~ (loop.index - 1) ~ '__sets') -%}{%- endif -%}
     {%- endfor -%}
   {%- endif -%}
   {%- set prj = {} -%}
+  {#- the pending relations' projected Δ/∇ terms, kept together in `prj__sets` -#}
+  {%- set projected = [] -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- set inp = inputs[alias] -%}
@@ -83,14 +85,21 @@
     {%- set nabla_term = pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
           pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
     {%- do plan.extend([delta_term, nabla_term]) -%}
-    {%- if (X ~ 'prj_sets') in tables -%}
-      {%- do plan.append(pdelta.stored_pair(X ~ 'prj_sets', pdelta.scratch_relation(home, X ~ 'prj_sets'),
-                                            delta_term, nabla_term, names)) -%}
+    {%- if alias in pending and (P ~ 'prj__sets') in tables -%}
+      {%- set types = {} -%}
+      {%- for c in inp['columns'] -%}{%- do types.update({c[0] | lower: c[1]}) -%}{%- endfor -%}
+      {%- set typed = [] -%}
+      {%- for c in key + r['carry'] -%}{%- do typed.append([alias ~ '__' ~ c, types[c | lower]]) -%}{%- endfor -%}
+      {%- do projected.append({'alias': alias, 'delta': delta_term, 'nabla': nabla_term, 'columns': typed}) -%}
     {%- endif -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'prj_new', '§5.4 projection of the state', [cur ~ 'new'],
           pdelta.projection_sql(cur ~ 'new', cols))) -%}
     {%- do prj.update({alias: {'name': X ~ 'prj', 'cols': names, 'key': names[:key | length]}}) -%}
   {%- endfor -%}
+
+  {%- if projected -%}
+    {%- do plan.append(pdelta.stored_relations(P ~ 'prj__sets', pdelta.scratch_relation(home, P ~ 'prj__sets'), projected)) -%}
+  {%- endif -%}
 
   {%- set root = view['root'] -%}
   {%- set s = {'name': prj[root]['name'], 'cols': prj[root]['cols'], 'key': prj[root]['key']} -%}
