@@ -45,7 +45,8 @@
     {%- set padded = [] -%}
     {%- for other in relations -%}
       {%- for c in other['columns'] -%}
-        {%- do padded.append(q(c[0]) if other['alias'] == rel['alias'] else 'cast(null as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
+        {%- set own_column = other['alias'] == rel['alias'] -%}
+        {%- do padded.append(q(c[0]) if own_column else 'cast(null as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
       {%- endfor -%}
     {%- endfor -%}
     {%- set part = rel['alias'] ~ '.delta' -%}
@@ -55,7 +56,8 @@
     {%- set part = rel['alias'] ~ '.nabla' -%}
     {%- do selects.append("select '" ~ part ~ "' as `_pdelta_part`, " ~ padded | join(', ')
                           ~ ', `_pdelta_flag` from ' ~ rel['nabla']['name']) -%}
-    {%- do rel['nabla'].update({'stored': {'term': name, 'table': table, 'part': part, 'columns': own + ['_pdelta_flag']}}) -%}
+    {%- do rel['nabla'].update({'stored': {'term': name, 'table': table, 'part': part,
+                                           'columns': own + ['_pdelta_flag']}}) -%}
   {%- endfor -%}
   {%- set reads = [] -%}
   {%- for rel in relations -%}{%- do reads.extend([rel['delta']['name'], rel['nabla']['name']]) -%}{%- endfor -%}

@@ -98,7 +98,8 @@
   {%- endfor -%}
 
   {%- if projected -%}
-    {%- do plan.append(pdelta.stored_relations(P ~ 'prj__sets', pdelta.scratch_relation(home, P ~ 'prj__sets'), projected)) -%}
+    {%- set relations_table = pdelta.scratch_relation(home, P ~ 'prj__sets') -%}
+    {%- do plan.append(pdelta.stored_relations(P ~ 'prj__sets', relations_table, projected)) -%}
   {%- endif -%}
 
   {%- set root = view['root'] -%}
