@@ -17,29 +17,25 @@
 {% endmacro %}
 
 {#- The record of the scratch table that keeps two terms of equal columns (a level's Δ and ∇;
-    ∇ has `_pdelta_flag` last, Δ gets a NULL one), and the two terms marked as stored in it. -#}
+    ∇ has `_pdelta_flag` last, Δ gets a NULL one), and the two terms marked as stored in it:
+    stored_relations with one group, whose `_pdelta_part` is `delta` or `nabla`. -#}
 {% macro stored_pair(name, table, delta, nabla, columns) %}
-  {%- set pair_sql -%}
-    select 'delta' as `_pdelta_part`, *, cast(null as string) as `_pdelta_flag` from {{ delta['name'] }}
-    union all
-    select 'nabla' as `_pdelta_part`, * from {{ nabla['name'] }}
-  {%- endset -%}
-  {%- do delta.update({'stored': {'term': name, 'table': table, 'part': 'delta', 'columns': columns}}) -%}
-  {%- do nabla.update({'stored': {'term': name, 'table': table, 'part': 'nabla', 'columns': columns + ['_pdelta_flag']}}) -%}
-  {%- set rule = 'scratch table: ' ~ delta['name'] ~ ' and ' ~ nabla['name'] ~ ', told apart by `_pdelta_part`' -%}
-  {%- set pair = pdelta.plan_term(name, rule, [delta['name'], nabla['name']], pair_sql, 'table') -%}
-  {%- do pair.update({'table': table}) -%}
-  {{ return(pair) }}
+  {%- set untyped = [] -%}{%- for c in columns -%}{%- do untyped.append([c, none]) -%}{%- endfor -%}
+  {%- set group = {'alias': none, 'delta': delta, 'nabla': nabla, 'columns': untyped} -%}
+  {{ return(pdelta.stored_relations(name, table, [group])) }}
 {% endmacro %}
 
-{#- The record of the scratch table that keeps the projected Δ and ∇ of several relations, one
-    CTAS where a table per relation cost one statement each (and one DROP). Each relation's rows
-    fill its own columns (named `alias__column`, so no two relations share one) and leave the
-    others NULL, cast to the state's type; `_pdelta_part` is `alias.delta` or `alias.nabla`.
+{#- The record of the scratch table that keeps the Δ and ∇ terms of several groups (the
+    projected Δ and ∇ of several relations: one CTAS where a table per relation cost one
+    statement each, and one DROP), and each term marked as stored in it. Each group's rows fill
+    its own columns (a relation's are named `alias__column`, so no two share one) and leave the
+    others NULL, cast to their type (the type is read only when there are other groups);
+    `_pdelta_part` is `alias.delta` or `alias.nabla` (`delta` or `nabla` for a group without alias).
     relations: [{alias, delta, nabla (plan_term records), columns: [[name, type]]}] -#}
 {% macro stored_relations(name, table, relations) %}
   {%- set q = adapter.quote -%}
   {%- set selects = [] -%}
+  {%- set reads = [] -%}
   {%- for rel in relations -%}
     {%- set own = [] -%}{%- for c in rel['columns'] -%}{%- do own.append(c[0]) -%}{%- endfor -%}
     {%- set padded = [] -%}
@@ -49,20 +45,18 @@
         {%- do padded.append(q(c[0]) if own_column else 'cast(null as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
       {%- endfor -%}
     {%- endfor -%}
-    {%- set part = rel['alias'] ~ '.delta' -%}
-    {%- do selects.append("select '" ~ part ~ "' as `_pdelta_part`, " ~ padded | join(', ')
+    {%- set prefix = rel['alias'] ~ '.' if rel['alias'] is not none else '' -%}
+    {%- do selects.append("select '" ~ prefix ~ "delta' as `_pdelta_part`, " ~ padded | join(', ')
                           ~ ', cast(null as string) as `_pdelta_flag` from ' ~ rel['delta']['name']) -%}
-    {%- do rel['delta'].update({'stored': {'term': name, 'table': table, 'part': part, 'columns': own}}) -%}
-    {%- set part = rel['alias'] ~ '.nabla' -%}
-    {%- do selects.append("select '" ~ part ~ "' as `_pdelta_part`, " ~ padded | join(', ')
+    {%- do rel['delta'].update({'stored': {'term': name, 'table': table, 'part': prefix ~ 'delta',
+                                           'columns': own}}) -%}
+    {%- do selects.append("select '" ~ prefix ~ "nabla' as `_pdelta_part`, " ~ padded | join(', ')
                           ~ ', `_pdelta_flag` from ' ~ rel['nabla']['name']) -%}
-    {%- do rel['nabla'].update({'stored': {'term': name, 'table': table, 'part': part,
+    {%- do rel['nabla'].update({'stored': {'term': name, 'table': table, 'part': prefix ~ 'nabla',
                                            'columns': own + ['_pdelta_flag']}}) -%}
+    {%- do reads.extend([rel['delta']['name'], rel['nabla']['name']]) -%}
   {%- endfor -%}
-  {%- set reads = [] -%}
-  {%- for rel in relations -%}{%- do reads.extend([rel['delta']['name'], rel['nabla']['name']]) -%}{%- endfor -%}
-  {%- set rule = 'scratch table: the projected Δ and ∇ of ' ~ relations | map(attribute='alias') | join(', ')
-                 ~ ', told apart by `_pdelta_part`' -%}
+  {%- set rule = 'scratch table: ' ~ reads | join(', ') ~ ', told apart by `_pdelta_part`' -%}
   {%- set term = pdelta.plan_term(name, rule, reads, selects | join('\nunion all\n'), 'table') -%}
   {%- do term.update({'table': table}) -%}
   {{ return(term) }}
