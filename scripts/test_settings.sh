@@ -4,8 +4,13 @@ export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGE
 # Four JVMs share the cores and each compiles Spark's planner anew: G1's concurrent marking and
 # C2 compiles of code that runs a few thousand times were a fifth of the JVMs' CPU. The parallel
 # collector and 3x the C2 (tier 4) thresholds: 187 s instead of 234 s of JVM CPU for the local lane.
+# C2 still spent 185 of the randomized test's 573 JVM CPU s compiling (-XX:+CITime; 52 s of it
+# allocating registers in large inlined graphs): shallower inlining (levels 6, not 15; inline only
+# callees under 1,000 bytes of code and hot ones under 100 bytecodes) halves C2's work for code
+# that is a little slower (C1 alone, no C2: +33 % CPU).
 export PDELTA_JVM_OPTIONS=${PDELTA_JVM_OPTIONS-"-XX:+UseParallelGC -XX:Tier4InvocationThreshold=15000 \
--XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000"}
+-XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 \
+-XX:MaxInlineLevel=6 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=100"}
 # dbt's JSON artifacts (manifest.json twice per command, run_results.json): no test reads them
 # (pdelta parses the manifest in memory), and writing them cost ~0.3 s of Python per command
 export DBT_WRITE_JSON=${DBT_WRITE_JSON:-false}
