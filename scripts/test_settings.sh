@@ -7,7 +7,8 @@ export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGE
 # C2 still spent 185 of the randomized test's 573 JVM CPU s compiling (-XX:+CITime; 52 s of it
 # allocating registers in large inlined graphs): shallower inlining (levels 6, not 15; inline only
 # callees under 1,000 bytes of code and hot ones under 100 bytecodes) halves C2's work for code
-# that is a little slower (C1 alone, no C2: +33 % CPU).
+# that is a little slower (C1 alone, no C2: 856 against 615 CPU s, the first with other work on
+# the machine).
 export PDELTA_JVM_OPTIONS=${PDELTA_JVM_OPTIONS-"-XX:+UseParallelGC -XX:Tier4InvocationThreshold=15000 \
 -XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 \
 -XX:MaxInlineLevel=6 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=100"}
