@@ -3,7 +3,7 @@ driver JVM in UTC. Delta 4.4 verifies the file list of every commit by rebuildin
 state when the session, the JVM default or `user.timezone` is outside UTC (Snapshot.scala,
 allFilesInCrcVerificationForceEnabled): one Spark job more per commit on any laptop not set to
 UTC, which this workplace's machine (Etc/UTC) would never show. They also write local files
-without a forked process per file (scripts/test.sh's local lane checks its warehouse for the
+without a forked process per file (tests/test_local_lane.py checks its warehouse for the
 side files those settings avoid). No Spark here."""
 from __future__ import annotations
 
