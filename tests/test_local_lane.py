@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = "pdelta"  # the profile's default schema (profiles.yml.example), where the lane builds
 
 # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
 # rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise it rebuilds
@@ -100,11 +101,11 @@ def lane_commands(target: str) -> list[str]:
     ]
 
 
-def hadoop_side_files(warehouse: Path) -> tuple[int, list[str]]:
+def hadoop_side_files(folder: Path) -> tuple[int, list[str]]:
     """(files, side files): the profile's local-file settings (profiles.yml.example) leave no Hadoop
     checksum side file (.name.crc) and no _SUCCESS marker. Delta's own version checksums
     (_delta_log/N.crc) are not hidden and stay."""
-    files = [p for p in warehouse.rglob("*") if p.is_file()]
+    files = [p for p in folder.rglob("*") if p.is_file()]
     side = [str(p) for p in files
             if (p.name.startswith(".") and p.name.endswith(".crc")) or p.name == "_SUCCESS"]
     return len(files), side
@@ -113,9 +114,10 @@ def hadoop_side_files(warehouse: Path) -> tuple[int, list[str]]:
 @pytest.mark.spark
 def test_the_paper_example_built_refreshed_and_checked_with_dbt(monkeypatch):
     from pdelta.runner import run_all
+    from pdelta.spark import session_from_profile
 
-    local_dir = Path(os.environ.get("PDELTA_LOCAL_DIR") or ROOT / ".pdelta" / "tests" / "local")
-    monkeypatch.setenv("PDELTA_LOCAL_DIR", str(local_dir))
+    local_dir = os.environ.get("PDELTA_LOCAL_DIR") or str(ROOT / ".pdelta" / "tests" / "local")
+    monkeypatch.setenv("PDELTA_LOCAL_DIR", local_dir)
     # the profile's default target and schema, and this repository's example models
     for name in ("PDELTA_TARGET", "PDELTA_SCHEMA"):
         monkeypatch.delenv(name, raising=False)
@@ -124,7 +126,13 @@ def test_the_paper_example_built_refreshed_and_checked_with_dbt(monkeypatch):
     # every change otherwise (pdelta/runner.py)
     monkeypatch.setenv("PDELTA_TARGET_PER_VARS", "1")
     monkeypatch.chdir(ROOT)
+    # the session this process runs (an earlier module's, or one started here); the lane starts
+    # from an empty schema, as on a clean clone
+    spark = session_from_profile(ROOT)
+    spark.sql(f"drop database if exists `{SCHEMA}` cascade")
     assert run_all(lane_commands("local")) == 0, "a command of the local lane failed (its output is above)"
-    files, side = hadoop_side_files(local_dir / "warehouse")
-    assert files, f"no files in {local_dir / 'warehouse'}: nothing to check for Hadoop side files"
+    location = {r[0]: r[1] for r in spark.sql(f"describe database `{SCHEMA}`").collect()}["Location"]
+    written = Path(location.removeprefix("file:"))
+    files, side = hadoop_side_files(written)
+    assert files, f"no files in {written}: nothing to check for Hadoop side files"
     assert not side, f"Hadoop side files (the local-file settings did not apply): {side[:3]}"
