@@ -2,12 +2,13 @@
 # make test: every test, from a fresh clone.
 #  1. the shared delta model: generated macro and seed match python/pdelta/algebra.py
 #  2. the local lane (tests/test_local_lane.py): dbt build of this project (seeds, models, data
-#     tests) on the embedded `local` session in two stages: the paper's example in its old state (full build), then its new state
-#     (incremental refresh; all data tests: the paper's figures, full recomputation, the
-#     shared algebra on Spark, seed loading); pdelta validate / explain; model contracts (a view's
-#     and a mirror's) that stop a build with nothing written; grants applied and revoked (through a
-#     stand-in for the catalog's grants, macros/ops/grants_double.sql); a Delta MERGE check; a
-#     mirror whose feed gained a column (on_schema_change: fail stops it, the default rebuilds it)
+#     tests) on the embedded `local` session in two stages: the paper's example in its old state
+#     (full build), then its new state (incremental refresh; all data tests: the paper's figures,
+#     full recomputation, the shared algebra on Spark, seed loading); pdelta validate / explain;
+#     model contracts (a view's and a mirror's) that stop a build with nothing written; grants
+#     applied and revoked (through a stand-in for the catalog's grants, macros/ops/grants_double.sql);
+#     a Delta MERGE check; a mirror whose feed gained a column (on_schema_change: fail stops it, the
+#     default rebuilds it)
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
 #     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL
 #     fault injection, concurrency, SCD2 history (tests/test_apply.py), live validation, and
@@ -23,7 +24,8 @@
 # smoke run; the capture module (one fixture that runs every raw format twice) and the feed
 # contract's bad-row catalogue; in the foreground, the local lane and the other modules (one pytest
 # process: its JVM warms up once for both). make test is CPU-bound on small machines, so the split
-# keeps the streams about equally long (one that ends early leaves a core idle). The logs of the background ones are printed when they end.
+# keeps the streams about equally long (one that ends early leaves a core idle). The logs of the
+# background ones are printed when they end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh

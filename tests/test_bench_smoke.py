@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from pdelta_env import KEYS as ENV_KEYS
+
 pytestmark = pytest.mark.spark  # it runs Spark (make test-fast leaves it out)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +30,7 @@ def test_bench_smoke(tmp_path, monkeypatch, capsys):
 
     out = tmp_path / "out"
     # the harness sets the target, schema and Spark folder it runs under: put back afterwards
-    for name in ("PDELTA_LOCAL_DIR", "PDELTA_SCHEMA", "PDELTA_TARGET", "PDELTA_EXAMPLES"):
+    for name in ENV_KEYS:
         monkeypatch.setenv(name, os.environ.get(name, ""))
     monkeypatch.setenv("PDELTA_HOME", str(ROOT))
     # make test's tiny-data settings, when this module starts the session itself (make bench-smoke)
