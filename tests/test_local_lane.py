@@ -32,10 +32,11 @@ D_MODELS = "paper_d+ paper_d_diff+ paper_d_rebuilt+ paper_d_rebuilt_diff+"
 
 
 def lane_commands(target: str) -> list[str]:
-    """pdelta.runner's commands (`! ` must fail, `:: text` must be said). Keys listed up to
-    pdelta_key_list_limit rows go by a plain DELETE (apply_delete_listed_keys_sql), longer batches
-    by the delete-only MERGE: both sides of the bound (Cust's mirror batch has 4 rows, Addr's 3,
-    D's 4), read from each table's Delta history."""
+    """pdelta.runner's commands (`! ` must fail, `:: text` must be said). Each form that removes a
+    batch's keys, read from the table's Delta history: Addr's mirror batch (3 rows, at most
+    pdelta_key_list_limit) by a DELETE of the listed keys (apply_delete_listed_keys_sql), D's (4
+    rows, over the limit) by a DELETE with an EXISTS over the stage (apply_delete_by_key_sql), Cust's
+    mirror (`upsert: merge`) by one typed MERGE."""
     t = f"--target {target}"
     grants = "{paper_stage: new, paper_grants: "
 
@@ -51,14 +52,14 @@ def lane_commands(target: str) -> list[str]:
         f"pdelta validate {t}",
         f"run {t} --vars '{{paper_stage: new, pdelta_key_list_limit: 3}}' --exclude {D_MODELS}",
         f"run-operation assert_delete_operation {t} --args '{{model_name: paper_cust_mirror, expected: MERGE}}'",
-        f"run-operation assert_delete_operation {t} --args '{{model_name: paper_addr_mirror, expected: DELETE}}'",
+        f"run-operation assert_delete_operation {t} --args '{{model_name: paper_addr_mirror, expected: listed}}'",
         f"pdelta validate --live {t} --select paper_d",
         f"pdelta explain paper_d {t} --expect-emits ins,upd,ups,delk --expect-mode incremental",
         f"pdelta explain paper_d_diff {t} --expect-emits ins,upd,del --expect-mode incremental",
         f"pdelta explain paper_d_rebuilt {t} --expect-mode rebuild",
         f"! pdelta explain paper_d_rebuilt {t} --expect-mode incremental",
-        f"run {t} --vars '{{paper_stage: new, pdelta_key_list_limit: 4}}' --select {D_MODELS}",
-        f"run-operation assert_delete_operation {t} --args '{{model_name: paper_d_diff, expected: DELETE}}'",
+        f"run {t} --vars '{{paper_stage: new, pdelta_key_list_limit: 3}}' --select {D_MODELS}",
+        f"run-operation assert_delete_operation {t} --args '{{model_name: paper_d_diff, expected: subquery}}'",
         f"run-operation assert_stage_format {t} --args '{{model_name: paper_d_diff, expected: parquet}}'",
         f"run-operation assert_stage_format {t} --args '{{model_name: paper_cust_mirror, expected: parquet}}'",
         f"! run-operation assert_stage_format {t} --args '{{model_name: paper_d_diff, expected: delta}}'"

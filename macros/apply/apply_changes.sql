@@ -12,7 +12,7 @@
 {#- range_var: the key-range variable staged_summary already set from `source`
     (batch_summary_statements); without one, the range is set here by its own two statements.
     keys_listed: that variable also holds every key of the batch (`key_list`), so the keys are
-    deleted by a plain DELETE instead of a delete-only MERGE (apply_delete_listed_keys_sql) -#}
+    deleted by a DELETE of the listed keys instead of one joined to the stage (apply_delete_listed_keys_sql) -#}
 {% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none,
                                    keys_listed=false) %}
   {%- set out = [] -%}
@@ -25,6 +25,10 @@
       {%- do out.extend(r['statements']) -%}
       {%- set var = r['var'] -%}
     {%- endif -%}
+  {%- endif -%}
+  {%- set setting = pdelta.delete_subquery_setting() -%}
+  {%- if strategy in ['delete_by_key', 'delete_insert'] and setting and not (keys_listed and var) -%}
+    {%- do out.append({'name': 'allow_delete_subquery', 'sql': setting}) -%}
   {%- endif -%}
   {%- if strategy == 'append' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}
@@ -44,13 +48,15 @@
 
 {#- the statement `name` removing the batch's keys of the six sets `types` (none: every key): the
     DELETE of the listed keys when the range variable lists them all (then `types` is moot: the
-    callers pass the sets that are the whole batch), else the delete-only MERGE; `deletes` marks
-    the DELETE, whose only count is its affected rows -#}
+    callers pass the sets that are the whole batch), else apply_delete_by_key_sql (a DELETE with
+    an EXISTS over the stage; on Databricks the delete-only MERGE); `deletes` marks a DELETE,
+    whose only count is its affected rows -#}
 {% macro _delete_keys_statement(name, target, source, key, var, keys_listed, types) %}
   {%- if keys_listed and var -%}
     {{ return({'name': name, 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}) }}
   {%- endif -%}
-  {{ return({'name': name, 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=types)}) }}
+  {{ return({'name': name, 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=types),
+             'deletes': pdelta.delete_subquery_setting() is not none}) }}
 {% endmacro %}
 
 {% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none,

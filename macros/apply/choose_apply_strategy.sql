@@ -2,8 +2,8 @@
     less partial the delta, the cheaper its application):
       none              nothing to apply
       append            only `ins`: INSERT INTO, the target is not read
-      delete_by_key     only `del`/`delk`: a delete-only MERGE on the key
-      delete_insert     anything else: a delete-only MERGE on every key of the batch, then an
+      delete_by_key     only `del`/`delk`: a DELETE of the batch's keys (apply_delete_by_key_sql)
+      delete_insert     anything else: a DELETE of every key of the batch, then an
                         INSERT of the new images (apply_delete_insert.sql: far cheaper than one
                         MERGE with an insert clause, which reads whole files through an outer join)
       merge             the same batch as one MERGE with clauses typed by the six sets, when the

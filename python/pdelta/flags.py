@@ -184,10 +184,10 @@ def apply_statements(sets: set[str], upsert: str = "delete_insert", ins_checked:
     if sets <= {"ins"} and ins_checked:
         return ["append: INSERT INTO (no scan of the target)"]
     if sets <= {"del", "delk"}:
-        return ["delete_by_key: a delete-only MERGE on the key"]
+        return ["delete_by_key: a DELETE of the batch's keys"]
     images = sorted(t for t in sets if algebra.ENCODING[t][0])  # the sets with a new image (Fig. 4)
     if upsert == "delete_insert":
-        return ["delete_insert: a delete-only MERGE on every key of the batch, then INSERT the new images of "
+        return ["delete_insert: a DELETE of every key of the batch, then INSERT the new images of "
                 + ", ".join(images)]
     clauses = []
     if sets & {"del", "delk"}:
