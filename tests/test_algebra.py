@@ -115,3 +115,15 @@ def test_net_effect_equals_applying_events_one_by_one(initially_present):
         assert batched == one_by_one, (seq, net)
         checked += 1
     assert checked > 100
+
+
+def test_flag_analysis_sees_an_update_that_moves_a_foreign_key():
+    """An update pair of S (new image, complete old image) may move its foreign key: its new image
+    joins an unchanged T row, its old image a T row deleted by key, and the view row is an `up`
+    (the randomized `roles` view emitted one in scenario 5002; the analysis had paired both images
+    with one T row and predicted only `upd` and `delk`)."""
+    from pdelta.flags import encode, join, rows_to_sets
+
+    assert rows_to_sets(join(encode({"upd"}), encode({"delk"}))) >= {"up", "upd", "delk"}
+    # an unchanged or inserted S row keeps its foreign key: one T row for both sides
+    assert "up" not in rows_to_sets(join(encode({"ins"}), encode({"delk"})))

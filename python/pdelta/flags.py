@@ -70,21 +70,28 @@ def projection(rows: set[Row]) -> set[Row]:
 
 
 def join(s_rows: set[Row], t_rows: set[Row]) -> set[Row]:
-    """S ⋈_{S.a=T.pk} T for one key of S and the T row its foreign key names (DESIGN.md §3):
-    Δ = S_new ⋈ ΔT ∪ ΔS ⋈ T_new; ∇ = j(S_old ⋈ ∇T) ∪ j(∇S ⋈ T_old) ∪ s(partial ∇S)."""
+    """S ⋈_{S.a=T.pk} T for one key of S and the T rows its foreign key names (DESIGN.md §3):
+    Δ = S_new ⋈ ΔT ∪ ΔS ⋈ T_new; ∇ = j(S_old ⋈ ∇T) ∪ j(∇S ⋈ T_old) ∪ s(partial ∇S).
+    An update pair of S (new image and complete old image) may move its foreign key: its new
+    image then joins one T row and its old image another, each changed or not on its own (an
+    order moved from a customer deleted by key to an unchanged one emits `up`)."""
     out: set[Row] = set()
-    for (ds, fs, ps), (dt, ft, pt) in product(s_rows, t_rows):
-        s_new = ds or (fs is None and ps)
-        t_new = dt or (ft is None and pt)
-        d = s_new and t_new and (ds or dt)
-        if fs in ("up", "ups"):
-            f = algebra.s(fs)                 # third term: partial S rows join nothing
-        else:
-            s_old = "comp" if fs == "comp" else ("pre" if (not ds and ps) else None)
-            t_old = ft if ft else ("pre" if (not dt and pt) else None)
-            f = None if s_old is None or t_old is None or (s_old, t_old) == ("pre", "pre") else algebra.j(s_old, t_old)
-        present = (not ds and fs is None and ps) and (not dt and ft is None and pt)
-        out.add((d, f, present) if (d, f) == (False, None) else (d, f, False))
+    for ds, fs, ps in s_rows:
+        moves = ds and fs == "comp"
+        pairs = product(t_rows, repeat=2) if moves else ((t_row, t_row) for t_row in t_rows)
+        for (dt, ft, pt), (dt_old, ft_old, pt_old) in pairs:
+            s_new = ds or (fs is None and ps)
+            t_new = dt or (ft is None and pt)
+            d = s_new and t_new and (ds or dt)
+            if fs in ("up", "ups"):
+                f = algebra.s(fs)                 # third term: partial S rows join nothing
+            else:
+                s_old = "comp" if fs == "comp" else ("pre" if (not ds and ps) else None)
+                t_old = ft_old if ft_old else ("pre" if (not dt_old and pt_old) else None)
+                unchanged = s_old is None or t_old is None or (s_old, t_old) == ("pre", "pre")
+                f = None if unchanged else algebra.j(s_old, t_old)
+            present = (not ds and fs is None and ps) and (not dt and ft is None and pt)
+            out.add((d, f, present) if (d, f) == (False, None) else (d, f, False))
     return out
 
 
