@@ -12,7 +12,8 @@
 {#- range_var: the key-range variable staged_summary already set from `source`
     (batch_summary_statements); without one, the range is set here by its own two statements.
     keys_listed: that variable also holds every key of the batch (`key_list`), so the keys are
-    deleted by a DELETE of the listed keys instead of one joined to the stage (apply_delete_listed_keys_sql) -#}
+    deleted by a DELETE of the listed keys (apply_delete_listed_keys_sql), not one joined to the
+    stage -#}
 {% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none,
                                    keys_listed=false) %}
   {%- set out = [] -%}
@@ -26,18 +27,15 @@
       {%- set var = r['var'] -%}
     {%- endif -%}
   {%- endif -%}
-  {%- set setting = pdelta.delete_subquery_setting() -%}
-  {%- if strategy in ['delete_by_key', 'delete_insert'] and setting and not (keys_listed and var) -%}
-    {%- do out.append({'name': 'allow_delete_subquery', 'sql': setting}) -%}
-  {%- endif -%}
   {%- if strategy == 'append' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_append_sql(target, source, key, attrs, opts)}) -%}
   {%- elif strategy == 'delete_by_key' -%}
-    {%- do out.append(pdelta._delete_keys_statement('main', target, source, key, var, keys_listed, ['del', 'delk'])) -%}
+    {%- do out.extend(pdelta._delete_keys_statements('main', target, source, key, var, keys_listed,
+                                                     ['del', 'delk'])) -%}
   {%- elif strategy == 'merge' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_merge_sql(target, source, key, attrs, var)}) -%}
   {%- elif strategy == 'delete_insert' -%}
-    {%- do out.append(pdelta._delete_keys_statement('delete_keys', target, source, key, var, keys_listed, none)) -%}
+    {%- do out.extend(pdelta._delete_keys_statements('delete_keys', target, source, key, var, keys_listed, none)) -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_insert_images_sql(target, source, key, attrs)}) -%}
   {%- elif strategy == 'bucket_overwrite' -%}
     {%- do out.append({'name': 'main', 'sql': pdelta.apply_bucket_overwrite_sql(target, source, key, attrs, opts)}) -%}
@@ -46,17 +44,19 @@
   {{ return(out) }}
 {% endmacro %}
 
-{#- the statement `name` removing the batch's keys of the six sets `types` (none: every key): the
-    DELETE of the listed keys when the range variable lists them all (then `types` is moot: the
-    callers pass the sets that are the whole batch), else apply_delete_by_key_sql (a DELETE with
-    an EXISTS over the stage; on Databricks the delete-only MERGE); `deletes` marks a DELETE,
-    whose only count is its affected rows -#}
-{% macro _delete_keys_statement(name, target, source, key, var, keys_listed, types) %}
+{#- the statements removing the batch's keys of the six sets `types` (none: every key), the last
+    one named `name`: the DELETE of the listed keys when the range variable lists them all (then
+    `types` is moot: the callers pass the sets that are the whole batch), else the session setting
+    and apply_delete_by_key_sql's DELETE with an EXISTS over the stage (on Databricks no setting
+    and the delete-only MERGE); `deletes` marks a DELETE, whose only count is its affected rows -#}
+{% macro _delete_keys_statements(name, target, source, key, var, keys_listed, types) %}
   {%- if keys_listed and var -%}
-    {{ return({'name': name, 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}) }}
+    {{ return([{'name': name, 'sql': pdelta.apply_delete_listed_keys_sql(target, key, var), 'deletes': true}]) }}
   {%- endif -%}
-  {{ return({'name': name, 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=types),
-             'deletes': pdelta.delete_subquery_setting() is not none}) }}
+  {%- set setting = pdelta.delete_subquery_setting() -%}
+  {%- set delete = {'name': name, 'sql': pdelta.apply_delete_by_key_sql(target, source, key, var, types=types),
+                    'deletes': setting is not none} -%}
+  {{ return([delete] if setting is none else [{'name': 'allow_delete_subquery', 'sql': setting}, delete]) }}
 {% endmacro %}
 
 {% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none,

@@ -6,8 +6,9 @@
     Why not one MERGE: a MERGE with an insert clause must keep the source rows no target row
     matches, so Delta joins the target to the batch with an outer join and reads every column
     of every file a key touches; with keys spread over the table that is the whole table (at
-    10M rows and 0.1 % change, 31 s of a 33 s MERGE). A DELETE of the keys (as a delete-only MERGE) is a semi-join that
-    reads the key column and, with deletion vectors, marks rows instead of rewriting files.
+    10M rows and 0.1 % change, 31 s of a 33 s MERGE). A DELETE of the keys (like the delete-only
+    MERGE it replaced) is a semi-join that reads the key column and, with deletion vectors, marks
+    rows instead of rewriting files.
     Both statements together are idempotent (keys deleted, then their images appended), so a
     retry after a crash between or inside them runs them again. -#}
 {% macro apply_insert_images_sql(target, source, key, attrs) %}

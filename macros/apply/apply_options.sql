@@ -8,7 +8,7 @@
                                          so Delta can skip files by their min/max statistics
                          cluster_by_key  Delta targets are created CLUSTER BY the key
                          upsert          how a batch with updates reaches a MERGE-capable target:
-                                         delete_insert (a DELETE of the batch's keys,       
+                                         delete_insert (a DELETE of the batch's keys,
                                          then an INSERT of the new images) or merge (one MERGE;
                                          the target's own change data feed then records updates
                                          as update images instead of delete + insert)

@@ -77,16 +77,16 @@ def join(s_rows: set[Row], t_rows: set[Row]) -> set[Row]:
     order moved from a customer deleted by key to an unchanged one emits `up`)."""
     out: set[Row] = set()
     for ds, fs, ps in s_rows:
+        s_new = ds or (fs is None and ps)
+        s_old = "comp" if fs == "comp" else ("pre" if (not ds and ps) else None)
         moves = ds and fs == "comp"
         pairs = product(t_rows, repeat=2) if moves else ((t_row, t_row) for t_row in t_rows)
         for (dt, ft, pt), (dt_old, ft_old, pt_old) in pairs:
-            s_new = ds or (fs is None and ps)
             t_new = dt or (ft is None and pt)
             d = s_new and t_new and (ds or dt)
             if fs in ("up", "ups"):
                 f = algebra.s(fs)                 # third term: partial S rows join nothing
             else:
-                s_old = "comp" if fs == "comp" else ("pre" if (not ds and ps) else None)
                 t_old = ft_old if ft_old else ("pre" if (not dt_old and pt_old) else None)
                 unchanged = s_old is None or t_old is None or (s_old, t_old) == ("pre", "pre")
                 f = None if unchanged else algebra.j(s_old, t_old)
