@@ -95,8 +95,18 @@
   {%- set parts = [] -%}
   {%- set hits = {} -%}
   {%- set histories = {} -%}
+  {%- set rules = {} -%}
+  {%- set appended = {} -%}
+  {#- each feed's row checks; the aggregation has a flag column for as many as the feed with most -#}
+  {%- set row_checks = {} -%}
+  {%- for sc in scans -%}
+    {%- do row_checks.update({sc['alias']: pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'],
+                                                                   sc.get('required', []))}) -%}
+  {%- endfor -%}
+  {%- set width = row_checks.values() | map('length') | max -%}
   {%- for sc in scans -%}
     {%- set bound = '`_pdelta_seq` is not null' if sc['hi'] is none else '`_pdelta_seq` <= ' ~ (sc['hi'] | int) -%}
+    {%- set at_or_below_lo = 'false' if sc['lo'] is none else 'f.`_pdelta_seq` <= ' ~ (sc['lo'] | int) -%}
     {%- set pending = pdelta._pending_condition(sc['lo'], sc['hi']) -%}
     {%- set prior = sc.get('prior') or {} -%}
     {%- set history = pdelta.feed_history(sc['changes'], prior if prior.get('version') is not none else none)
@@ -108,84 +118,115 @@
     {%- set appended_only = history is not none and history['appends_only'] and sc['lo'] is not none
           and prior.get('rows') is not none and (sc['hi'] is none or sc['hi'] | int >= sc['lo'] | int) -%}
     {%- do histories.update({sc['alias']: history}) -%}
+    {%- do appended.update({sc['alias']: (prior['sum'] | int) if appended_only else none}) -%}
     {%- if history is not none -%}{%- do history.update({'appended_only': appended_only}) -%}{%- endif -%}
-    {%- set inner = [] -%}{%- set outer = [] -%}
     {%- do hits.update({sc['alias']: {}}) -%}
-    {%- for check in pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'], sc.get('required', [])) -%}
+    {%- do rules.update({sc['alias']: []}) -%}
+    {%- set flags = [] -%}
+    {%- for check in row_checks[sc['alias']] -%}
       {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
       {%- do hits[sc['alias']].update({check['rule']: hit}) -%}
-      {%- do inner.append('count_if(' ~ hit ~ ') as c' ~ loop.index) -%}
-      {%- do outer.append(pdelta.sql_literal(check['rule']) ~ ", named_struct('n', sum(c" ~ loop.index ~ '))') -%}
+      {%- do rules[sc['alias']].append(check['rule']) -%}
+      {%- do flags.append('coalesce(' ~ hit ~ ', false) as c' ~ loop.index) -%}
     {%- endfor -%}
+    {%- for i in range(flags | length, width) -%}{%- do flags.append('false as c' ~ (i + 1)) -%}{%- endfor -%}
     {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
     {#- the rows `feed-disjoint` groups by (key, sequence); its examples read the same rows -#}
     {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') -%}
     {%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}
-    {%- set group = [] -%}
-    {%- for c in sc['key'] + ['_pdelta_seq'] -%}{%- do group.append('case when ' ~ pending ~ ' then f.' ~ q(c) ~ ' end') -%}{%- endfor -%}
+    {#- keys as text, so that feeds with keys of other types and widths share one grouping; a cast
+        to string keeps every value of the types a key has (numbers, text, dates, timestamps) -#}
+    {%- set key_text = [] -%}
+    {%- for k in sc['key'] -%}{%- do key_text.append('cast(f.' ~ q(k) ~ ' as string)') -%}{%- endfor -%}
     {%- set cols = sc['key'] + sc['attrs'] -%}
-    {%- set types = [] -%}
-    {%- for c in cols -%}{%- do types.append('max(typeof(f.' ~ q(c) ~ ')) as tf' ~ loop.index) -%}{%- if sc['state'] is not none -%}{%- do types.append('max(typeof(s.`_pdelta_s' ~ loop.index ~ '`)) as ts' ~ loop.index) -%}{%- endif -%}{%- endfor -%}
     {%- set feed_types = [] -%}{%- set state_types = [] -%}
-    {%- for c in cols -%}{%- do feed_types.append('max(tf' ~ loop.index ~ ')') -%}{%- do state_types.append('max(ts' ~ loop.index ~ ')') -%}{%- endfor -%}
-    {#- one aggregation: per pending (key, sequence) group, then over the groups (every other row
-        falls into the one group of NULLs, or, `appended_only`, into a branch that reads only their
-        sequences); the state joins as an empty relation, only for its column types, which Spark
-        folds away without reading it -#}
+    {%- for c in cols -%}
+      {%- do feed_types.append('typeof(f.' ~ q(c) ~ ')') -%}
+      {%- do state_types.append('typeof(s.`_pdelta_s' ~ loop.index ~ '`)') -%}
+    {%- endfor -%}
+    {#- the state joins as an empty relation, only for its column types, which Spark folds away
+        without reading it -#}
     {%- set state_join -%}
       {%- if sc['state'] is not none %}
         left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{{ ', ' if not loop.last }}
                           {%- endfor %} from {{ sc['state'] }} where false) as s on false
       {%- endif -%}
     {%- endset -%}
-    {%- set prior_sum = (prior['sum'] | int) if appended_only else none -%}
+    {%- set types -%}
+      to_json(array({{ feed_types | join(', ') }})) as tf,
+             {% if sc['state'] is none %}cast(null as string)
+             {%- else %}to_json(array({{ state_types | join(', ') }})){% endif %} as ts,
+             typeof(f.`_pdelta_before`) as tb
+    {%- endset -%}
     {%- set part -%}
-      select {{ pdelta.sql_literal(sc['alias']) }} as a,
-             {% if sc['hi'] is none %}max(seq_max){% else %}cast({{ sc['hi'] | int }} as bigint){% endif %} as hi, sum(n) as n,
-             {% if sc['lo'] is none %}cast(null as bigint){% else %}sum(through_lo){% endif %} as through_lo, sum(null_seq) as null_seq,
-             coalesce(sum(sum_hi), 0){% if appended_only %} + {{ prior_sum }}{% endif %} as sum_hi,
-             {% if sc['lo'] is none %}cast(null as bigint){% elif appended_only %}cast({{ prior_sum }} as bigint)
-             {%- else %}coalesce(sum(sum_lo), 0){% endif %} as sum_lo,
-             to_json(named_struct({{ outer | join(', ') if outer else "'none', 0" }},
-                                  'feed-disjoint', named_struct('n', count_if(group_rows > 1)))) as checks,
-             to_json(named_struct('feed', array({{ feed_types | join(', ') }}),
-                                  'state', {% if sc['state'] is none %}cast(null as array<string>){% else %}array({{ state_types | join(', ') }}){% endif %},
-                                  'before', max(tb))) as types
-      from (
-        select max(f.`_pdelta_seq`) as seq_max, count_if({{ bound }}) as n,
-               {% if sc['lo'] is none %}0{% else %}count_if(f.`_pdelta_seq` <= {{ sc['lo'] | int }}){% endif %} as through_lo,
-               count_if(f.`_pdelta_seq` is null) as null_seq,
-               sum(case when {{ bound }} then {{ pdelta._row_hash(sc['key']) }} end) as sum_hi,
-               {% if sc['lo'] is none %}0{% else %}sum(case when f.`_pdelta_seq` <= {{ sc['lo'] | int }} then {{ pdelta._row_hash(sc['key']) }} end){% endif %} as sum_lo,
-               {{ inner | join(',\n               ') ~ ',' if inner }}
-               count_if({{ grouped_rows }}) as group_rows,
-               {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`)) as tb
-        from {{ source }} as f{{ state_join }}
-        {%- if appended_only %}
-        where {{ pending }}
-        {%- endif %}
-        group by {{ group | join(', ') }}
-        {%- if appended_only %}
-        union all
-        select max(f.`_pdelta_seq`), count_if({{ bound }}), count_if(f.`_pdelta_seq` <= {{ sc['lo'] | int }}),
-               count_if(f.`_pdelta_seq` is null), cast(null as bigint), cast(null as bigint),
-               {% for _ in inner %}0, {% endfor %}0, {{ types | join(', ') }}, max(typeof(f.`_pdelta_before`))
-        from {{ source }} as f{{ state_join }}
-        where not {{ pending }}
-        {%- endif %}
-      ) as g
+      select {{ pdelta.sql_literal(sc['alias']) }} as a, f.`_pdelta_seq` as seq, {{ bound }} as in_bound,
+             {{ at_or_below_lo }} as at_lo,
+             {{ pdelta._row_hash(sc['key']) }} as h,
+             case when {{ grouped_rows }} then array({{ key_text | join(', ') }}) end as gk,
+             case when {{ grouped_rows }} then f.`_pdelta_seq` end as gs,
+             {{ flags | join(', ') ~ ',' if flags }}
+             {{ types }}
+      from {{ source }} as f{{ state_join }}
+      {%- if appended_only %}
+      where {{ pending }}
+      union all
+      select {{ pdelta.sql_literal(sc['alias']) }}, f.`_pdelta_seq`, {{ bound }}, {{ at_or_below_lo }},
+             cast(null as bigint), cast(null as array<string>), cast(null as bigint),
+             {% for _ in range(width) %}false, {% endfor %}
+             {{ types }}
+      from {{ source }} as f{{ state_join }}
+      where not {{ pending }}
+      {%- endif %}
     {%- endset -%}
     {%- do parts.append(part) -%}
   {%- endfor -%}
-  {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
-    {%- set checks = fromjson(row[7]) -%}
-    {%- do checks.pop('none', none) -%}
-    {%- do out.update({row[0]: {'hi': none if row[1] is none else row[1] | int,
-                                'position': pdelta._scanned_position(row[2], row[5], histories[row[0]]),
-                                'through_lo': none if row[3] is none else row[3] | int,
-                                'sum_lo': none if row[6] is none else row[6] | int,
-                                'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': fromjson(row[8]),
-                                'read': histories[row[0]]}}) -%}
+  {#- one aggregation for every feed: per (feed, key, sequence) group of pending rows, then per
+      feed (every other row of a feed falls into its one group of NULLs); a shuffle per level
+      instead of two per feed -#}
+  {%- set counts = [] -%}{%- set sums = [] -%}
+  {%- for i in range(width) -%}
+    {%- do counts.append('count_if(c' ~ (i + 1) ~ ') as c' ~ (i + 1)) -%}{%- do sums.append('sum(c' ~ (i + 1) ~ ')') -%}
+  {%- endfor -%}
+  {%- set scan -%}
+    select a, max(seq_max), sum(n), sum(through_lo), sum(null_seq), coalesce(sum(sum_hi), 0), coalesce(sum(sum_lo), 0),
+           count_if(group_rows > 1), max(tf), max(ts), max(tb){{ ', ' ~ sums | join(', ') if sums }}
+    from (
+      select a, max(seq) as seq_max, count_if(in_bound) as n, count_if(at_lo) as through_lo,
+             count_if(seq is null) as null_seq, sum(case when in_bound then h end) as sum_hi,
+             sum(case when at_lo then h end) as sum_lo, count_if(gs is not null) as group_rows,
+             max(tf) as tf, max(ts) as ts, max(tb) as tb{{ ', ' ~ counts | join(', ') if counts }}
+      from (
+        {{ parts | join('\n      union all\n') }}
+      ) as r
+      group by a, gk, gs
+    ) as g
+    group by a
+  {%- endset -%}
+  {%- set found = {} -%}
+  {%- for row in run_query(scan).rows -%}{%- do found.update({row[0]: row}) -%}{%- endfor -%}
+  {%- for sc in scans -%}
+    {%- set alias = sc['alias'] -%}
+    {#- a feed without rows has no group: it reads as the aggregates of nothing -#}
+    {%- set row = found.get(alias) or [alias, none, none, none, none, 0, 0, 0, none, none, none] -%}
+    {%- set prior_sum = appended[alias] -%}
+    {%- set checks = {} -%}
+    {%- for rule in rules[alias] if found.get(alias) -%}
+      {%- do checks.update({rule: {'n': row[11 + loop.index0] | int}}) -%}
+    {%- endfor -%}
+    {%- if found.get(alias) -%}{%- do checks.update({'feed-disjoint': {'n': row[7] | int}}) -%}{%- endif -%}
+    {%- set width_cols = (sc['key'] + sc['attrs']) | length -%}
+    {%- set types = {'feed': fromjson(row[8]) if row[8] else [none] * width_cols,
+                     'state': none if sc['state'] is none else (fromjson(row[9]) if row[9] else [none] * width_cols),
+                     'before': row[10]} -%}
+    {%- set sum_hi = (row[5] | int) + (prior_sum or 0) -%}
+    {%- set sum_lo = none if sc['lo'] is none else (prior_sum if prior_sum is not none else row[6] | int) -%}
+    {%- set hi = sc['hi'] if sc['hi'] is not none else row[1] -%}
+    {%- do out.update({alias: {'hi': none if hi is none else hi | int,
+                               'position': pdelta._scanned_position(row[2], sum_hi, histories[alias]),
+                               'through_lo': none if sc['lo'] is none or row[3] is none else row[3] | int,
+                               'sum_lo': sum_lo,
+                               'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': types,
+                               'read': histories[alias]}}) -%}
   {%- endfor -%}
   {%- do pdelta._add_check_examples(scans, out, hits) -%}
   {{ return(out) }}
