@@ -95,7 +95,6 @@
   {%- set parts = [] -%}
   {%- set hits = {} -%}
   {%- set histories = {} -%}
-  {%- set rules = {} -%}
   {%- set appended = {} -%}
   {#- each feed's row checks; the aggregation has a flag column for as many as the feed with most -#}
   {%- set row_checks = {} -%}
@@ -121,12 +120,10 @@
     {%- do appended.update({sc['alias']: (prior['sum'] | int) if appended_only else none}) -%}
     {%- if history is not none -%}{%- do history.update({'appended_only': appended_only}) -%}{%- endif -%}
     {%- do hits.update({sc['alias']: {}}) -%}
-    {%- do rules.update({sc['alias']: []}) -%}
     {%- set flags = [] -%}
     {%- for check in row_checks[sc['alias']] -%}
       {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
       {%- do hits[sc['alias']].update({check['rule']: hit}) -%}
-      {%- do rules[sc['alias']].append(check['rule']) -%}
       {%- do flags.append('coalesce(' ~ hit ~ ', false) as c' ~ loop.index) -%}
     {%- endfor -%}
     {%- for i in range(flags | length, width) -%}{%- do flags.append('false as c' ~ (i + 1)) -%}{%- endfor -%}
@@ -185,11 +182,14 @@
       instead of two per feed -#}
   {%- set counts = [] -%}{%- set sums = [] -%}
   {%- for i in range(width) -%}
-    {%- do counts.append('count_if(c' ~ (i + 1) ~ ') as c' ~ (i + 1)) -%}{%- do sums.append('sum(c' ~ (i + 1) ~ ')') -%}
+    {%- do counts.append('count_if(c' ~ (i + 1) ~ ') as c' ~ (i + 1)) -%}
+    {%- do sums.append('sum(c' ~ (i + 1) ~ ') as c' ~ (i + 1)) -%}
   {%- endfor -%}
   {%- set scan -%}
-    select a, max(seq_max), sum(n), sum(through_lo), sum(null_seq), coalesce(sum(sum_hi), 0), coalesce(sum(sum_lo), 0),
-           count_if(group_rows > 1), max(tf), max(ts), max(tb){{ ', ' ~ sums | join(', ') if sums }}
+    select a, max(seq_max) as hi, sum(n) as n, sum(through_lo) as through_lo, sum(null_seq) as null_seq,
+           coalesce(sum(sum_hi), 0) as sum_hi, coalesce(sum(sum_lo), 0) as sum_lo,
+           count_if(group_rows > 1) as disjoint, max(tf) as tf, max(ts) as ts, max(tb) as tb
+           {{- ', ' ~ sums | join(', ') if sums }}
     from (
       select a, max(seq) as seq_max, count_if(in_bound) as n, count_if(at_lo) as through_lo,
              count_if(seq is null) as null_seq, sum(case when in_bound then h end) as sum_hi,
@@ -207,25 +207,29 @@
   {%- for sc in scans -%}
     {%- set alias = sc['alias'] -%}
     {#- a feed without rows has no group: it reads as the aggregates of nothing -#}
-    {%- set row = found.get(alias) or [alias, none, none, none, none, 0, 0, 0, none, none, none] -%}
+    {%- set row = found.get(alias) or {'hi': none, 'n': none, 'through_lo': none, 'null_seq': none, 'sum_hi': 0,
+                                       'sum_lo': 0, 'tf': none, 'ts': none, 'tb': none} -%}
     {%- set prior_sum = appended[alias] -%}
     {%- set checks = {} -%}
-    {%- for rule in rules[alias] if found.get(alias) -%}
-      {%- do checks.update({rule: {'n': row[11 + loop.index0] | int}}) -%}
-    {%- endfor -%}
-    {%- if found.get(alias) -%}{%- do checks.update({'feed-disjoint': {'n': row[7] | int}}) -%}{%- endif -%}
+    {%- if alias in found -%}
+      {%- for check in row_checks[alias] -%}
+        {%- do checks.update({check['rule']: {'n': row['c' ~ loop.index] | int}}) -%}
+      {%- endfor -%}
+      {%- do checks.update({'feed-disjoint': {'n': row['disjoint'] | int}}) -%}
+    {%- endif -%}
     {%- set width_cols = (sc['key'] + sc['attrs']) | length -%}
-    {%- set types = {'feed': fromjson(row[8]) if row[8] else [none] * width_cols,
-                     'state': none if sc['state'] is none else (fromjson(row[9]) if row[9] else [none] * width_cols),
-                     'before': row[10]} -%}
-    {%- set sum_hi = (row[5] | int) + (prior_sum or 0) -%}
-    {%- set sum_lo = none if sc['lo'] is none else (prior_sum if prior_sum is not none else row[6] | int) -%}
-    {%- set hi = sc['hi'] if sc['hi'] is not none else row[1] -%}
+    {%- set types = {'feed': fromjson(row['tf']) if row['tf'] else [none] * width_cols,
+                     'state': none if sc['state'] is none else (fromjson(row['ts']) if row['ts'] else [none] * width_cols),
+                     'before': row['tb']} -%}
+    {%- set sum_hi = (row['sum_hi'] | int) + (prior_sum or 0) -%}
+    {%- set sum_lo = none if sc['lo'] is none else (prior_sum if prior_sum is not none else row['sum_lo'] | int) -%}
+    {%- set hi = sc['hi'] if sc['hi'] is not none else row['hi'] -%}
     {%- do out.update({alias: {'hi': none if hi is none else hi | int,
-                               'position': pdelta._scanned_position(row[2], sum_hi, histories[alias]),
-                               'through_lo': none if sc['lo'] is none or row[3] is none else row[3] | int,
+                               'position': pdelta._scanned_position(row['n'], sum_hi, histories[alias]),
+                               'through_lo': none if sc['lo'] is none or row['through_lo'] is none
+                                             else row['through_lo'] | int,
                                'sum_lo': sum_lo,
-                               'null_seq': (row[4] or 0) | int, 'checks': checks, 'types': types,
+                               'null_seq': (row['null_seq'] or 0) | int, 'checks': checks, 'types': types,
                                'read': histories[alias]}}) -%}
   {%- endfor -%}
   {%- do pdelta._add_check_examples(scans, out, hits) -%}
