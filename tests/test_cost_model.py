@@ -139,6 +139,18 @@ def test_explain_predicts_the_choice(paper):
     assert paper["explained"]["paper_d"]["cost_choice"]["predicted"]["refresh"] == pytest.approx(100.0)
 
 
+@pytest.mark.spark
+def test_one_timed_refresh_predicts_a_larger_one_from_the_rebuilds_cost_per_row(paper):
+    """paper_d_diff has one refresh timed (1 row reached, 0.5 s) and a rebuild (100 s): a refresh
+    reaching more rows is predicted as 0.5 s plus the rebuild's cost per view row for each row
+    beyond the one (up to the view's rows), not as 0.5 s scaled proportionally"""
+    choice = paper["explained"]["paper_d_diff"]["cost_choice"]
+    beyond = min(choice["reached"], choice["view_rows"]) - 1
+    assert beyond > 0, choice
+    assert choice["predicted"]["refresh"] == pytest.approx(0.5 + 100.0 / choice["view_rows"] * beyond), choice
+    assert choice["predicted"]["refresh"] < choice["predicted"]["rebuild"] and choice["mode"] == "refresh", choice
+
+
 def test_without_timings_the_view_refreshes():
     """the choice before anything was timed, as explain describes it (a run's logic: cost_model.sql)"""
     said = describe_cost_choice({"mode": "refresh", "ratio": "learned", "samples": {},
@@ -178,21 +190,26 @@ def test_a_refresh_with_unchanged_docs_sends_no_statement_for_them(paper):
 
 
 @pytest.mark.spark
-def test_a_rebuild_reads_each_feed_once_and_writes_the_empty_feed_without_a_query(paper):
-    """paper_d's rebuild (the learned model's choice): the one scan that freezes the feeds counted
-    the pending rows, so the cost model's statement counts only the states (it re-read each
-    pending feed range before); the view's feed starts over from a column list (it was a
-    CREATE ... AS SELECT ... WHERE false from the new view, which loaded the view's snapshot)."""
+def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_only(paper):
+    """Both views choose before any feed row is read: one statement counts the states and each
+    feed's pending rows (here every row: the build consumed the feeds empty; past a watermark, a
+    feed's count less the rows the batch log recorded at or below it, so no `_pdelta_seq` filter
+    either way: a count Delta answers from its log). paper_d's rebuild then scans the feeds once for their
+    bounds, without the feed contract's row checks or its (key, sequence) grouping (a rebuild
+    reads the states, no feed row), and leaves the view's feed alone: neither recreated nor
+    described (it keeps its rows; readers go by the `full` batch: paper_d_over_rebuilt in the
+    lanes). paper_d_diff's refresh scans its feeds once, with the checks."""
+    for view, checked in (("paper_d", False), ("paper_d_diff", True)):
+        sent = paper["refresh_statements"][view]
+        counted = [i for i, sql in enumerate(sent) if " as p, (select count(*) from " in sql]
+        scans = [i for i, sql in enumerate(sent) if "max(seq_max)" in sql]
+        assert len(counted) == 1 and len(scans) == 1 and counted[0] < scans[0], (view, sent)
+        assert "_pdelta_seq" not in sent[counted[0]], sent[counted[0]]
+        assert ("count_if(c1)" in sent[scans[0]]) == checked and ("group by a, gk, gs" in sent[scans[0]]), sent[scans[0]]
     sent = paper["refresh_statements"]["paper_d"]
-    scans = [sql for sql in sent if "max(seq_max)" in sql]
-    assert len(scans) == 1, sent
-    counted = [sql for sql in sent if " as p, (select count(*) from " in sql]
-    assert len(counted) == 1 and "_pdelta_seq" not in counted[0], counted
     feed = f"{SCHEMA}.paper_d__pdelta_changes"
-    created = [sql for sql in sent if sql.startswith(f"create or replace table {feed}")]
-    assert len(created) == 1, sent
-    assert created[0].startswith(f"create or replace table {feed} (`") and " select " not in created[0], created
-    assert "`_pdelta_before` struct<" in created[0] and " using delta tblproperties (" in created[0], created
+    assert not [sql for sql in sent if feed in sql or sql.startswith("describe")], sent
+    assert any(sql.startswith(f"create or replace table {SCHEMA}.paper_d ") for sql in sent), sent
 
 
 @pytest.mark.spark

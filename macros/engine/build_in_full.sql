@@ -11,9 +11,14 @@
 
     timing: none, or {started, costs, rows} when the learned cost model times this build (a
     rebuild of `rows` view rows, none when unknown); declaration: the view's declaration_record,
-    kept in the batch log with the build (later refreshes compare theirs with it). -#}
+    kept in the batch log with the build (later refreshes compare theirs with it).
+
+    keep_feed: the cost model's rebuild under the same declaration: the feed keeps the rows of
+    earlier batches instead of starting over (no statement for it). Its readers still rebuild:
+    they go by the `full` batch in this view's log, and read no feed row below their watermark;
+    the key's type comes from the log (`prior`), so the target is not described either. -#}
 {% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none,
-                       declaration=none) %}
+                       declaration=none, keep_feed=false) %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
@@ -25,13 +30,18 @@
   {%- endfor -%}
   {#- the type of the first key column, kept in the log (record_batch `key_type`) so that every
       refresh of this build scans its staged batch once (staged_summary): one metadata read -#}
-  {%- set columns = adapter.get_columns_in_relation(target) -%}
   {%- set key_types = [] -%}
-  {%- for c in columns if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
-  {%- call statement('create_feed') -%}
-    {{ pdelta.create_table_verb(feed) }} {{ feed }} {{ pdelta.view_feed_definition(target, key, attrs_out, columns) }}
-  {%- endcall -%}
-  {%- do adapter.cache_added(feed) -%}
+  {%- set keep_feed = keep_feed and prior is mapping and prior.get('key_type') and pdelta.relation_exists(feed) -%}
+  {%- if keep_feed -%}
+    {%- do key_types.append(prior['key_type']) -%}
+  {%- else -%}
+    {%- set columns = adapter.get_columns_in_relation(target) -%}
+    {%- for c in columns if c.name | lower == key[0] | lower -%}{%- do key_types.append(c.dtype) -%}{%- endfor -%}
+    {%- call statement('create_feed') -%}
+      {{ pdelta.create_table_verb(feed) }} {{ feed }} {{ pdelta.view_feed_definition(target, key, attrs_out, columns) }}
+    {%- endcall -%}
+    {%- do adapter.cache_added(feed) -%}
+  {%- endif -%}
   {%- if opts['history'] -%}
     {%- if pdelta.relation_exists(history) -%}
       {#- the history outlives a rebuild: the rebuild is one more batch of it -#}

@@ -25,16 +25,19 @@
     predicted rebuild is faster than the predicted refresh. Until both have been timed at
     least once (the first build times a rebuild), it refreshes.
 
-    The inputs are cheap to get: the pending rows of the feeds the refresh scanned come from that
-    scan (feed_scans counts the rows at or below each bound and at or below the watermark), and one
-    statement counts each state (Delta answers count(*) of a table from its log) and the pending
-    range of any other feed (another view's, a capture's). Counting the scanned feeds' ranges again
-    cost 0.5-1 s at 1M rows (docs/bench/).
+    The inputs are cheap to get: a run chooses before it reads any feed row, from one statement
+    that counts each state and each user's feed (Delta answers count(*) of a table from its log)
+    less the rows the batch log recorded at or below the watermark (estimated_pending_sql), and
+    the pending range of any other feed (another view's, a capture's). A refresh then scans the
+    feeds with the contract's checks, a rebuild only for their bounds (no (key, sequence)
+    grouping of its many pending rows: 4.6 -> 1.3 s at 750,000 of them, docs/bench/). `pdelta
+    explain`, which scans first, passes the pending rows that scan counted.
 
     What a rebuild does with the view's change feed, config `pdelta_rebuild_feed` (or the var):
-      reset (default): a plain rebuild (build_in_full). The feed starts over; views that read
-                       it see the `full` batch and rebuild too, as after --full-refresh. Costs
-                       about one rebuild.
+      reset (default): a plain rebuild (build_in_full, keep_feed): a `full` batch; views that
+                       read the feed see it and rebuild too, as after --full-refresh. Costs
+                       about one rebuild: the feeds are scanned for their bounds only (no
+                       contract check; the rebuild reads no feed row).
       diff:            the batch is the difference between the full SELECT and the view
                        (rebuild_diff_sql), staged, applied and appended to the feed like any
                        batch, so views downstream keep refreshing from an exact feed. Costs one
@@ -42,19 +45,26 @@
                        difference: several rebuilds (docs/bench/README.md). -#}
 {% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
-      costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned' -#}
+      costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned'.
+      pending: the aliases with rows in (lo, hi], or none before the users' feeds were scanned
+      (the run chooses first, so that a rebuild reads no feed row): each input's pending rows
+      are then estimated (estimated_pending_sql) and those without any left out -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
-  {%- if (r is none and not opts['learned']) or not pending -%}
-    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if pending else 'nothing pending'}) }}
+  {%- if (r is none and not opts['learned']) or (pending is not none and not pending) -%}
+    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if (r is none and not opts['learned'])
+                                                          else 'nothing pending'}) }}
   {%- endif -%}
   {%- set root = view['root'] -%}
   {%- set parts = [] -%}
   {%- set scanned = {} -%}
-  {%- for alias in pending -%}
+  {%- set candidates = view['order'] if pending is none else pending -%}
+  {%- for alias in candidates -%}
     {%- set inp = inputs[alias] -%}
     {%- set scanned_rows = pdelta.scanned_pending_rows(inp) -%}
-    {%- if scanned_rows is none -%}
+    {%- if scanned_rows is none and pending is none -%}
+      {%- set pending_sql = pdelta.estimated_pending_sql(inp) -%}
+    {%- elif scanned_rows is none -%}
       {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'],
                                                    inp.get('exclude')) -%}
       {%- set pending_sql = '(select count(*) from (' ~ pending_rows ~ '))' -%}
@@ -66,16 +76,20 @@
                         ~ "(select count(*) from " ~ inp['state'] ~ ") as s") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
-  {%- if opts['learned'] and root not in pending -%}
+  {%- if opts['learned'] and root not in candidates -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from " ~ inputs[root]['state'] ~ ") as s") -%}
   {%- endif -%}
-  {%- set ns = namespace(f=0.0) -%}
+  {%- set ns = namespace(f=0.0, pending=0) -%}
   {%- set counts = {} -%}
   {%- for row in run_query(parts | join(' union all ')).rows -%}
     {%- set pending_count = scanned[row[0]] if row[0] in scanned else row[1] | int -%}
     {%- do counts.update({row[0]: {'pending': pending_count, 'state': row[2] | int}}) -%}
     {%- set ns.f = ns.f + pending_count / ([row[2] | int, 1] | max) -%}
+    {%- set ns.pending = ns.pending + pending_count -%}
   {%- endfor -%}
+  {%- if ns.pending == 0 -%}
+    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'nothing pending', 'counts': counts}) }}
+  {%- endif -%}
   {%- if opts['learned'] -%}
     {%- set view_rows = counts[root]['state'] if root in counts else none -%}
     {%- set reached = ns.f * (view_rows or 0) -%}
@@ -89,6 +103,27 @@
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
              'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
+{% endmacro %}
+
+{#- An input's pending rows as SQL, before its feed was scanned (refresh_cost_choice with pending
+    none): 0 when its bound is known and not past the watermark; the rows in (lo, hi] of a feed
+    whose bound is known (another view's, a capture's, a mirror's); for a user's feed, the rows
+    it holds now less those the batch log recorded at or below the watermark (its `prior`
+    position) — a count Delta answers from its log, no row read — or, without that position,
+    the rows past the watermark. An estimate: rows landing until the scan freezes the bound are
+    counted too. -#}
+{% macro estimated_pending_sql(inp) %}
+  {%- set seq = adapter.quote('_pdelta_seq') -%}
+  {%- if not inp.get('scan') -%}
+    {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] <= inp['lo']) -%}{{ return('0') }}{%- endif -%}
+    {{ return('(select count(*) from (' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) ~ '))') }}
+  {%- endif -%}
+  {%- set prior = inp['scan'].get('prior') or {} -%}
+  {%- if inp['lo'] is not none and prior.get('rows') is not none -%}
+    {{ return('greatest((select count(*) from ' ~ inp['changes'] ~ ') - ' ~ (prior['rows'] | int) ~ ', 0)') }}
+  {%- endif -%}
+  {{ return('(select count(*) from ' ~ inp['changes'] ~ (' where ' ~ seq ~ ' > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '')
+            ~ ')') }}
 {% endmacro %}
 
 {#- The rows of an input's feed in (lo, hi] as feed_scans counted them (`position` rows: at or
@@ -109,7 +144,13 @@
                (a rebuild is one pass over the states);
       refresh  a + b · reached, fitted by least squares (a, b ≥ 0) when the refreshes reached at
                least two different row counts — a is the fixed cost, b the cost per row reached;
-               with one count, its mean time, scaled up proportionally beyond it.
+               with one count x, its mean time s plus, beyond x, what the predicted rebuild
+               costs per view row (s + rebuild / view rows · (min(reached, view rows) − x)): a
+               refresh is taken to cost at least its fixed cost, and per row reached what a
+               rebuild does, until two sizes of refresh give the fit. (Scaling s proportionally
+               took all of it for cost per row: after one small refresh every larger one looked
+               dearer than a rebuild, at 10M rows as at 1M.) Without a rebuild timed, s scaled
+               proportionally beyond x.
     Either is none until timed once. -#}
 {% macro learned_cost_prediction(costs, reached, view_rows) %}
   {%- set rebuilds = (costs.get('rebuild') or [])[-3:] -%}
@@ -141,7 +182,12 @@
       {%- if fixed < 0 -%}{%- set fixed, slope = 0.0, fit.xs / fit.xx -%}{%- endif -%}
       {%- do out.update({'refresh': fixed + slope * reached}) -%}
     {%- else -%}
-      {%- do out.update({'refresh': mean_s * ([1.0, reached / mean_x] | max) if mean_x > 0 else mean_s}) -%}
+      {%- if out['rebuild'] is not none and view_rows -%}
+        {%- set beyond = [([reached, view_rows] | min) - mean_x, 0] | max -%}
+        {%- do out.update({'refresh': mean_s + out['rebuild'] / view_rows * beyond}) -%}
+      {%- else -%}
+        {%- do out.update({'refresh': mean_s * ([1.0, reached / mean_x] | max) if mean_x > 0 else mean_s}) -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(out) }}

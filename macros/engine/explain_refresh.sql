@@ -96,9 +96,14 @@
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
     {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs']) -%}
+    {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
+      {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
+      {%- do out.update({'stops': [], 'quarantine': []}) -%}
+    {%- endif -%}
     {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason'),
-                                       'predicted': choice.get('predicted'), 'samples': blog['costs']}}) -%}
+                                       'predicted': choice.get('predicted'), 'samples': blog['costs'],
+                                       'reached': choice.get('reached'), 'view_rows': choice.get('view_rows')}}) -%}
   {%- endif -%}
   {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
   {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}

@@ -87,8 +87,11 @@
       types        {feed: [type of each key/attr column], state: [the same in the state],
                     before: the type of `_pdelta_before`}, read from the schemas (no rows)
       read         none, or the feed's history: {version, at, appends_only, appended_only: the
-                   scan read only the pending rows in full}}. -#}
-{% macro feed_scans(scans) %}
+                   scan read only the pending rows in full}}.
+    check_rows false: bounds and positions only (a full build, a rebuild the cost model chose):
+    no row check and no (key, sequence) grouping, so the rows are read once and summed per feed
+    without a shuffle of them; `checks` comes back empty. -#}
+{% macro feed_scans(scans, check_rows=true) %}
   {%- set out = {} -%}
   {%- if not scans -%}{{ return(out) }}{%- endif -%}
   {%- set q = adapter.quote -%}
@@ -100,7 +103,7 @@
   {%- set row_checks = {} -%}
   {%- for sc in scans -%}
     {%- do row_checks.update({sc['alias']: pdelta.feed_row_checks(sc['key'], sc['attrs'], sc['technique'],
-                                                                   sc.get('required', []))}) -%}
+                                                                   sc.get('required', [])) if check_rows else []}) -%}
   {%- endfor -%}
   {%- set width = row_checks.values() | map('length') | max -%}
   {%- for sc in scans -%}
@@ -129,8 +132,8 @@
     {%- for i in range(flags | length, width) -%}{%- do flags.append('false as c' ~ (i + 1)) -%}{%- endfor -%}
     {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
     {#- the rows `feed-disjoint` groups by (key, sequence); its examples read the same rows -#}
-    {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') -%}
-    {%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}
+    {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') if check_rows else 'false' -%}
+    {%- if check_rows -%}{%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}{%- endif -%}
     {#- keys as text, so that feeds with keys of other types and widths share one grouping; a cast
         to string keeps every value of the types a key has (numbers, text, dates, timestamps) -#}
     {%- set key_text = [] -%}
@@ -211,7 +214,7 @@
                                        'sum_lo': 0, 'tf': none, 'ts': none, 'tb': none} -%}
     {%- set prior_sum = appended[alias] -%}
     {%- set checks = {} -%}
-    {%- if alias in found -%}
+    {%- if alias in found and check_rows -%}
       {%- for check in row_checks[alias] -%}
         {%- do checks.update({check['rule']: {'n': row['c' ~ loop.index] | int}}) -%}
       {%- endfor -%}

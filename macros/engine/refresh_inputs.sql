@@ -16,8 +16,9 @@
     so far, from the batch log) (macros/engine/feed_checks.sql); `positions` (alias -> the feed
     position the batch log recorded with it) lets that scan skip the consumed rows of a Delta
     feed that was only appended to since, once they reach `history_rows`
-    (pdelta_feed_history_rows: rebuild_options). -#}
-{% macro freeze_inputs(view, consumed, positions, history_rows) %}
+    (pdelta_feed_history_rows: rebuild_options). `scan` false: no statement; the
+    caller runs scan_inputs once it knows what it needs of the feeds (a rebuild: bounds only). -#}
+{% macro freeze_inputs(view, consumed, positions, history_rows, scan=true) %}
   {%- set inputs = {} -%}
   {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
@@ -48,14 +49,22 @@
     {%- endif -%}
     {%- do inputs.update({alias: inp}) -%}
   {%- endfor -%}
-  {#- the users' feeds in one statement -#}
   {%- for sc in scans -%}{%- do inputs[sc['alias']].update({'scan': sc}) -%}{%- endfor -%}
-  {%- for alias, found in pdelta.feed_scans(scans).items() -%}
+  {%- if scan -%}{%- do pdelta.scan_inputs(inputs) -%}{%- endif -%}
+  {{ return(inputs) }}
+{% endmacro %}
+
+{#- The users' feeds of freeze_inputs' result (the inputs with a `scan`), in one statement
+    (feed_scans), into the inputs: bounds, positions and, with check_rows, the feed contract's
+    checks of the rows the refresh consumes (a rebuild reads no feed row: bounds only). -#}
+{% macro scan_inputs(inputs, check_rows=true) %}
+  {%- set scans = [] -%}
+  {%- for alias, inp in inputs.items() if inp.get('scan') -%}{%- do scans.append(inp['scan']) -%}{%- endfor -%}
+  {%- for alias, found in pdelta.feed_scans(scans, check_rows).items() -%}
     {#- a mirror's bound stays its own, even where the mirror has none yet -#}
     {%- if inputs[alias]['bound_by'] == 'mirror' -%}{%- do found.pop('hi') -%}{%- endif -%}
     {%- do inputs[alias].update(found) -%}
   {%- endfor -%}
-  {{ return(inputs) }}
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}

@@ -46,9 +46,13 @@
   {%- set staged = pdelta.staged_batch(stage) -%}
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
-      to the next refresh. -#}
+      to the next refresh. Users' feeds are read below (scan_inputs), once it is known what the
+      run needs of them: a retry nothing, a full build their bounds, a refresh their bounds and
+      the feed contract's checks. -#}
   {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed'],
-                                        {} if blog is none else blog['positions'], refresh_opts['history_rows']) -%}
+                                        {} if blog is none else blog['positions'], refresh_opts['history_rows'],
+                                        scan=false) -%}
+  {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
@@ -75,6 +79,8 @@
   {%- set run_state = namespace(full=false) -%}
 
   {%- if why_full -%}
+    {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
+    {%- do pdelta.scan_inputs(inputs, check_rows=false) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
@@ -90,23 +96,41 @@
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
-        {%- set inp = inputs[alias] -%}
         {%- if alias not in blog['consumed'] -%}
           {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
         {%- endif -%}
-        {%- do inp.update({'lo': blog['consumed'][alias]}) -%}
+        {%- do inputs[alias].update({'lo': blog['consumed'][alias]}) -%}
+      {%- endfor -%}
+      {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the view
+          than `pdelta_rebuild_ratio` (or the learned model predicts a rebuild faster), rebuild
+          instead of refreshing. It comes first, from counts the Delta log answers: a plain rebuild
+          (`pdelta_rebuild_feed: reset`) reads the states and no feed row, so its scan of the
+          users' feeds takes their bounds only, without the feed contract's checks of the rows -#}
+      {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'])
+                       if cost_model_on else {'mode': 'refresh'} -%}
+      {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
+      {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild) -%}
+      {%- for alias in view['order'] -%}
+        {%- set inp = inputs[alias] -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
       {%- endfor -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
-      {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
+      {%- set violations = [] if plain_rebuild else pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
       {#- a feed its pdelta capture rebuilt after this view consumed it (feeds_rebuilt_by_capture): the
           view rebuilds in full, when nothing else stops the run -#}
       {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, blog['consumed']) -%}
       {%- set other_stops = pdelta.violations_by_action(violations)['stop']
                             | reject('in', rebuilt_feeds['violations']) | list -%}
-      {%- if rebuilt_feeds['reasons'] and not other_stops -%}
+      {%- if plain_rebuild -%}
+        {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch) -#}
+        {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
+        {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
+              [pdelta.rebuild_reason(choice) ~ '; readers of the change feed rebuild'], blog, timing, declared,
+              keep_feed=true) -%}
+        {%- set run_state.full = true -%}
+      {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
         {%- set full_ranges = {} -%}
         {%- for alias in view['order'] -%}
@@ -127,34 +151,23 @@
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
         {%- endif -%}
         {%- if pending -%}
-          {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the
-              view than `pdelta_rebuild_ratio`, rebuild instead of refreshing -#}
-          {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, costs=blog['costs']) -%}
-          {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
-            {#- a plain rebuild: the feed starts over and views reading it rebuild too -#}
-            {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
-            {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
-                  [pdelta.rebuild_reason(choice) ~ '; the change feed starts over'], blog, timing, declared) -%}
-            {%- set run_state.full = true -%}
+          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
+          {%- if choice['mode'] == 'rebuild' -%}
+            {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
+                and the view, so the feed stays an exact, complete change feed -#}
+            {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+          {%- elif not rules -%}
+            {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
+            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
           {%- else -%}
-            {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
-            {%- if choice['mode'] == 'rebuild' -%}
-              {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
-                  and the view, so the feed stays an exact, complete change feed -#}
-              {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
-            {%- elif not rules -%}
-              {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
-              {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
-            {%- else -%}
-              {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
-              {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
-              {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
-              {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
-              {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
-            {%- endif -%}
-            {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), changes_sql) -%}
-            {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
+            {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+            {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
+            {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
+            {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
+            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
           {%- endif -%}
+          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), changes_sql) -%}
+          {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}

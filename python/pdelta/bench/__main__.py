@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")),
                    help="Spark warehouse, metastore and the generated dbt project")
     p.add_argument("--seed", type=int, default=20261126)
-    p.add_argument("--rebuild-ratio", type=rebuild_ratio_config, default=0.2,
-                   help="pdelta_rebuild_ratio of the cost-based contender c_auto: a number, or 'learned' (the "
-                        "view's own timed refreshes and rebuilds decide)")
+    p.add_argument("--rebuild-ratio", type=rebuild_ratio_config, default="learned",
+                   help="pdelta_rebuild_ratio of the cost-based contender c_auto: 'learned' (default: the view's "
+                        "own timed refreshes and rebuilds decide, fixed cost included), or a number")
     p.add_argument("--deletion-vectors", action=argparse.BooleanOptionalAction, default=True,
                    help="create every contender's Delta tables with delta.enableDeletionVectors (dbt-spark's "
                         "tblproperties config), so a MERGE marks replaced rows instead of rewriting the files "
