@@ -205,7 +205,8 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
         scans = [i for i, sql in enumerate(sent) if "max(seq_max)" in sql]
         assert len(counted) == 1 and len(scans) == 1 and counted[0] < scans[0], (view, sent)
         assert "_pdelta_seq" not in sent[counted[0]], sent[counted[0]]
-        assert ("count_if(c1)" in sent[scans[0]]) == checked and ("group by a, gk, gs" in sent[scans[0]]), sent[scans[0]]
+        scan = sent[scans[0]]
+        assert ("count_if(c1)" in scan) == checked and "group by a, gk, gs" in scan, scan
     sent = paper["refresh_statements"]["paper_d"]
     feed = f"{SCHEMA}.paper_d__pdelta_changes"
     assert not [sql for sql in sent if feed in sql or sql.startswith("describe")], sent

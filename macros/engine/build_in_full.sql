@@ -4,8 +4,8 @@
     input view was rebuilt in full, and when the cost model finds a refresh dearer than a
     rebuild (`pdelta_rebuild_feed: reset`, the default).
 
-    The feed starts over, so a view that reads it sees this `full` batch past its watermark and
-    rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
+    The feed starts over (keep_feed, below: it keeps its rows), and a view that reads it sees this
+    `full` batch past its watermark and rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
     first into an existing log; until the `full` row follows, reruns build in full again (a first
     build writes only the `full` row, which creates the log: without a log every run builds).
 

@@ -116,14 +116,15 @@
   {%- set seq = adapter.quote('_pdelta_seq') -%}
   {%- if not inp.get('scan') -%}
     {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] <= inp['lo']) -%}{{ return('0') }}{%- endif -%}
-    {{ return('(select count(*) from (' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) ~ '))') }}
+    {%- set in_range = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) -%}
+    {{ return('(select count(*) from (' ~ in_range ~ '))') }}
   {%- endif -%}
   {%- set prior = inp['scan'].get('prior') or {} -%}
   {%- if inp['lo'] is not none and prior.get('rows') is not none -%}
     {{ return('greatest((select count(*) from ' ~ inp['changes'] ~ ') - ' ~ (prior['rows'] | int) ~ ', 0)') }}
   {%- endif -%}
-  {{ return('(select count(*) from ' ~ inp['changes'] ~ (' where ' ~ seq ~ ' > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '')
-            ~ ')') }}
+  {%- set past_watermark = ' where ' ~ seq ~ ' > ' ~ (inp['lo'] | int) if inp['lo'] is not none else '' -%}
+  {{ return('(select count(*) from ' ~ inp['changes'] ~ past_watermark ~ ')') }}
 {% endmacro %}
 
 {#- The rows of an input's feed in (lo, hi] as feed_scans counted them (`position` rows: at or

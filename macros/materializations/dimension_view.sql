@@ -117,7 +117,8 @@
       {%- endfor -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
-      {%- set violations = [] if plain_rebuild else pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
+      {%- set violations = [] if plain_rebuild
+                           else pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
       {#- a feed its pdelta capture rebuilt after this view consumed it (feeds_rebuilt_by_capture): the
           view rebuilds in full, when nothing else stops the run -#}
       {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, blog['consumed']) -%}
@@ -125,7 +126,8 @@
                             | reject('in', rebuilt_feeds['violations']) | list -%}
       {%- if plain_rebuild -%}
         {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch) -#}
-        {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']} if refresh_opts['learned'] else none -%}
+        {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']}
+                         if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
               [pdelta.rebuild_reason(choice) ~ '; readers of the change feed rebuild'], blog, timing, declared,
               keep_feed=true) -%}

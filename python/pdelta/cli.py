@@ -199,7 +199,8 @@ def describe_cost_choice(choice: dict) -> str:
             return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
                     f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
         why = f"the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio {choice['ratio']:g}"
-    then = ("a plain rebuild; the change feed starts over, so views that read it rebuild too"
+    then = ("a plain rebuild (the feeds read for their bounds only); a `full` batch, so views that read the "
+            "change feed rebuild too"
             if choice.get("feed") == "reset" else
             "the difference between the SELECT and the view is staged, applied and published as complete changes")
     return (f"REBUILD: {why}; {then} (pdelta_rebuild_feed: {choice.get('feed')}); the dry run below is what an "

@@ -284,7 +284,7 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
         # a full build logs `full-started` and then `full` under one batch id: the latter is the outcome
         row = spark.sql(f"select `mode`, `counts` from {t(view + '__pdelta_batches')} where `mode` <> 'full-started' "
                         "order by `batch_id` desc limit 1").collect()[0]
-        # a refresh the cost model turned into a plain rebuild is a `full` batch (its feed starts over)
+        # a refresh the cost model turned into a plain rebuild is a `full` batch (its readers rebuild)
         out["mode"] = "rebuild" if row["mode"] == "full" and not full else row["mode"]
         out["view_changes"] = json.loads(row["counts"]) if row["counts"] else {}
     return out
