@@ -77,7 +77,8 @@
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in candidates -%}
-    {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from " ~ inputs[root]['state'] ~ ") as s") -%}
+    {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from "
+                        ~ inputs[root]['state'] ~ ") as s") -%}
   {%- endif -%}
   {%- set ns = namespace(f=0.0, pending=0) -%}
   {%- set counts = {} -%}
@@ -114,7 +115,7 @@
     counted too. -#}
 {% macro estimated_pending_sql(inp) %}
   {%- set seq = adapter.quote('_pdelta_seq') -%}
-  {%- if not inp.get('scan') -%}
+  {%- if not inp.get('scan') or inp.get('bound_by') == 'mirror' -%}
     {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] <= inp['lo']) -%}{{ return('0') }}{%- endif -%}
     {%- set in_range = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) -%}
     {{ return('(select count(*) from (' ~ in_range ~ '))') }}
