@@ -5,9 +5,10 @@
     rebuild (`pdelta_rebuild_feed: reset`, the default).
 
     The feed starts over (keep_feed, below: it keeps its rows), and a view that reads it sees this
-    `full` batch past its watermark and rebuilds in full too instead of missing changes. Crash safety: a `full-started` row goes
-    first into an existing log; until the `full` row follows, reruns build in full again (a first
-    build writes only the `full` row, which creates the log: without a log every run builds).
+    `full` batch past its watermark and rebuilds in full too instead of missing changes. Crash
+    safety: a `full-started` row goes first into an existing log; until the `full` row follows,
+    reruns build in full again (a first build writes only the `full` row, which creates the log:
+    without a log every run builds).
 
     timing: none, or {started, costs, rows} when the learned cost model times this build (a
     rebuild of `rows` view rows, none when unknown); declaration: the view's declaration_record,

@@ -51,9 +51,9 @@
       are then estimated (estimated_pending_sql) and those without any left out -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
-  {%- if (r is none and not opts['learned']) or (pending is not none and not pending) -%}
-    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if (r is none and not opts['learned'])
-                                                          else 'nothing pending'}) }}
+  {%- set off = r is none and not opts['learned'] -%}
+  {%- if off or (pending is not none and not pending) -%}
+    {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if off else 'nothing pending'}) }}
   {%- endif -%}
   {%- set root = view['root'] -%}
   {%- set parts = [] -%}

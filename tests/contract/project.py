@@ -84,9 +84,9 @@ def _config(config: dict) -> str:
 
 
 def view_sql(case: str, plan: str, config: dict) -> str:
-    # the rules plan's view runs with the cost model on at a ratio no batch reaches: its feeds are
-    # scanned for their bounds first and its rows checked by a second scan of the pending rows
-    # alone (scan_inputs), while the diff plan's view checks them in its one scan
+    # the rules plan's view runs with the cost model on at a ratio no batch reaches: it chooses
+    # from log counts before any feed row is read, then its one scan checks the rows, so every
+    # case goes through the cost model's path too (the diff plan's view: the cost model off)
     cost = ", pdelta_rebuild_ratio=1000000.0" if plan == "rules" else ""
     return ("{%- set view = " + json.dumps(declaration(case)) + " -%}\n"
             f"{{{{ config(materialized='dimension_view', pdelta=view, pdelta_plan='{plan}'{cost}{_config(config)}) }}}}\n"
