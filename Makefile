@@ -11,7 +11,7 @@ setup: ## virtualenv with the pinned stack, pdelta helper package, Delta jars (i
 demo: setup ## build the paper's running example on the embedded Spark session and print it
 	@bash scripts/demo.sh
 
-test: setup ## everything: pytest, and dbt build on the local session and on a Thrift Server
+test: setup ## everything: pytest, dbt build on the local session, a Thrift Server and a Spark cluster
 	@bash scripts/test.sh
 
 test-fast: setup ## the tests that start no Spark (algebra, declarations, validate, options, docs), <1 min
@@ -35,7 +35,7 @@ thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its 
 thrift-stop: ## stop the Thrift Server started by thrift-start
 	@bash scripts/thrift_server.sh stop
 
-test-cluster: setup ## pdelta on a local Spark standalone cluster (paper's D, kill points, a randomized shape)
+test-cluster: setup ## make test's cluster lane alone, with every kill point (paper's D, a randomized shape)
 	@bash scripts/test_cluster.sh
 
 cluster-start: setup ## start a Spark standalone cluster on 127.0.0.1: a master, two workers (prints its URL)

@@ -18,12 +18,16 @@
 #     this stream for its length only); randomized equivalence + flag analysis
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
 #     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py)
-# The Spark standalone cluster lane is `make test-cluster` (scripts/test_cluster.sh).
-# Four streams run side by side, each with its own Spark JVM (the Thrift Server's, and one
+#  4. the cluster lane (scripts/test_cluster.sh --lane): a Spark standalone cluster on 127.0.0.1 (a
+#     master, two workers, executors in JVMs of their own) with a second Thrift Server as its
+#     driver: the paper's D with both plans, one SIGKILLed refresh and its rerun, the randomized
+#     chain4 shape on the embedded session as the cluster's driver (`make test-cluster`: every
+#     kill point)
+# Five streams run side by side, each with its own Spark JVM (the Thrift Servers', and one
 # embedded session per pytest process): the Thrift tests; the randomized suite, then the bench
 # smoke run; the capture module (one fixture that runs every raw format twice) and the feed
-# contract's bad-row catalogue; in the foreground, the local lane and the other modules (one pytest
-# process: its JVM warms up once for both). make test is CPU-bound on small machines, so the split
+# contract's bad-row catalogue; the cluster lane; in the foreground, the local lane and the other
+# modules (one pytest process: its JVM warms up once for both). make test is CPU-bound on small machines, so the split
 # keeps the streams about equally long (one that ends early leaves a core idle). The logs of the
 # background ones are printed when they end.
 set -euo pipefail
@@ -54,11 +58,17 @@ bash scripts/thrift_server.sh start
 thrift_pid=
 random_pid=
 capture_pid=
+cluster_pid=
 cleanup() {
   [ -n "$meter_pid" ] && kill "$meter_pid" 2>/dev/null
   [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null
   [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
   [ -n "$capture_pid" ] && kill "$capture_pid" 2>/dev/null
+  if [ -n "$cluster_pid" ]; then  # the lane's own trap stops its server and cluster; make sure
+    kill "$cluster_pid" 2>/dev/null && sleep 2
+    PDELTA_THRIFT_STATE=.pdelta/thrift-cluster bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
+    bash scripts/spark_cluster.sh stop >/dev/null 2>&1 || true
+  fi
   bash scripts/thrift_server.sh stop
 }
 trap cleanup EXIT
@@ -86,6 +96,11 @@ PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tes
 capture_pid=$!
 echo "capture+feed-contract $capture_pid" >> "$cpu_roots"
 
+echo "== [4] the cluster lane (in the background; log: .pdelta/tests/cluster.log)"
+PDELTA_CPU_ROOTS="$cpu_roots" bash scripts/test_cluster.sh --lane > .pdelta/tests/cluster.log 2>&1 &
+cluster_pid=$!
+echo "cluster $cluster_pid" >> "$cpu_roots"
+
 echo "== [2/3] dbt build on target 'local' (tests/test_local_lane.py), then [3/3] pytest: the other modules"
 set +e
 # one pytest process, so one embedded session (a Spark JVM that warms up once) for the local lane and
@@ -107,6 +122,11 @@ wait "$random_pid"
 random_rc=$?
 random_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
+echo "== the cluster lane (output of the background run)"
+wait "$cluster_pid"
+cluster_rc=$?
+cluster_pid=
+grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/cluster.log | grep -v '^\s*$' || true
 echo "== pytest over the Thrift Server (output of the background run)"
 wait "$thrift_pid"
 thrift_rc=$?
@@ -118,5 +138,6 @@ cat .pdelta/tests/cpu.txt 2>/dev/null || echo "[cpu] the CPU meter wrote nothing
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane and other modules: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \
-     "thrift pytest: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc); $((SECONDS - started))s"
-[ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ]
+     "thrift pytest: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc);" \
+     "cluster lane: $(verdict $cluster_rc); $((SECONDS - started))s"
+[ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ] && [ $cluster_rc = 0 ]

@@ -5,13 +5,14 @@
 #   scripts/thrift_server.sh stop    -> stops the server it started, by its own pid
 #   scripts/thrift_server.sh port    -> prints the port of the running server
 #   scripts/thrift_server.sh pid     -> prints the pid of the running server (its process group)
-# State (pid, port, log, Derby metastore, warehouse) lives in .pdelta/thrift, separate from the
-# embedded session's metastore because Derby admits one process at a time.
+# State (pid, port, log, Derby metastore, warehouse) lives in $PDELTA_THRIFT_STATE (default
+# .pdelta/thrift), separate from the embedded session's metastore because Derby admits one process
+# at a time; a second server (make test's cluster lane) runs beside the first with a state of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 HOME_DIR="$PWD"
-STATE=.pdelta/thrift
+STATE=${PDELTA_THRIFT_STATE:-.pdelta/thrift}
 PIDFILE=$STATE/server.pid
 PORTFILE=$STATE/server.port
 mkdir -p "$STATE"
