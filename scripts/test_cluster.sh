@@ -22,6 +22,8 @@ lane=false
 [ "${1:-}" = --lane ] && lane=true
 mkdir -p .pdelta/tests
 export PDELTA_THRIFT_STATE=.pdelta/thrift-cluster
+# make test exports its own server's port: this lane's server picks a free one
+unset PDELTA_THRIFT_PORT
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/spark_cluster.sh stop >/dev/null 2>&1 || true
 cleanup() { bash scripts/thrift_server.sh stop; bash scripts/spark_cluster.sh stop; }
