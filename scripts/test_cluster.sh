@@ -30,12 +30,13 @@ export PDELTA_THRIFT_PORT
 
 checked="paper_d paper_d_diff paper_d_six_sets_emitted paper_d_complete_emitted"
 paper="+paper_d +paper_d_diff paper_d_recomputed paper_d_six_sets_emitted paper_d_complete_emitted"
-echo "== [1/3] the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER"
-PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
+echo "== [1/3] the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER (project integration_tests/)"
+(cd integration_tests && PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
+  "deps --quiet" \
   "seed --target thrift --full-refresh" \
   "run --target thrift --full-refresh --vars '{paper_stage: old}' --select $paper" \
   "run --target thrift --vars '{paper_stage: new}' --select $paper" \
-  "test --target thrift --vars '{paper_stage: new}' --select $checked"
+  "test --target thrift --vars '{paper_stage: new}' --select $checked")
 
 echo "== [2/3] SIGKILL kill points over the Thrift Server on the cluster"
 python -m pytest tests/test_apply.py -k sigkill -q -p no:cacheprovider -s
