@@ -47,7 +47,8 @@ cluster-stop: ## stop the cluster started by cluster-start
 clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps venv and jars
 	@bash scripts/thrift_server.sh stop || true
 	@bash scripts/spark_cluster.sh stop || true
-	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs
+	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs integration_tests/target \
+		integration_tests/logs
 
 .PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large thrift-start thrift-stop \
 	cluster-start cluster-stop clean

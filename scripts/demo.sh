@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# make demo: the paper's running example on the embedded local Spark session.
-# 1. load the example (seeds), 2. build the dimension view D in full from the OLD states,
-# 3. switch the states to NEW and append the captured partial deltas to the change feeds,
-# 4. refresh D incrementally and print it with the six-set change feed it published.
+# make demo: the paper's running example on the embedded local Spark session, in the repository's
+# own dbt project integration_tests/ (which installs pdelta from the repository root).
+# 0. install the package (dbt deps), 1. load the example (seeds), 2. build the dimension view D
+# in full from the OLD states, 3. switch the states to NEW and append the captured partial deltas
+# to the change feeds, 4. refresh D incrementally and print it with the six-set change feed it
+# published.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 export PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/demo"
 echo "[demo] Spark state in .pdelta/demo (embedded session, Delta Lake)"
+cd integration_tests
 python -m pdelta.runner \
-  "seed --target local --full-refresh --select path:seeds/examples/paper" \
+  "deps --quiet" \
+  "seed --target local --full-refresh --select path:seeds/paper" \
   "run --target local --full-refresh --vars '{paper_stage: old}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \
   "show --target local --limit 50 --inline \"select * from {{ ref('paper_d') }} order by cid\"" \
   "run --target local --vars '{paper_stage: new}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # make test: every test, from a fresh clone.
 #  1. the shared delta model: generated macro and seed match python/pdelta/algebra.py
-#  2. the local lane (tests/test_local_lane.py): dbt build of this project (seeds, models, data
-#     tests) on the embedded `local` session in two stages: the paper's example in its old state
-#     (full build), then its new state (incremental refresh; all data tests: the paper's figures,
-#     full recomputation, the shared algebra on Spark, seed loading); pdelta validate / explain;
-#     model contracts (a view's and a mirror's) that stop a build with nothing written; grants
-#     applied and revoked (through a stand-in for the catalog's grants, macros/ops/grants_double.sql);
-#     a Delta MERGE check; a mirror whose feed gained a column (on_schema_change: fail stops it, the
+#  2. the local lane (tests/test_local_lane.py): dbt build of the repository's own project
+#     integration_tests/ (seeds, models, data tests; pdelta installed from `../`) on the embedded
+#     `local` session in two stages: the paper's example in its old state (full build), then its
+#     new state (incremental refresh; all data tests: the paper's figures, full recomputation, the
+#     shared algebra on Spark, seed loading); pdelta validate / explain; model contracts (a view's
+#     and a mirror's) that stop a build with nothing written; grants applied and revoked (through
+#     a stand-in for the catalog's grants, integration_tests/macros/ops/grants_double.sql); a Delta
+#     MERGE check; a mirror whose feed gained a column (on_schema_change: fail stops it, the
 #     default rebuilds it)
 #  3. pytest: algebra, declaration errors, pdelta validate catalogue, capture of every raw format
 #     on the embedded session; over a Spark Thrift Server started here: apply strategies, SIGKILL

@@ -44,14 +44,18 @@ fi
 
 checked="paper_d paper_d_diff paper_d_six_sets_emitted paper_d_complete_emitted"
 paper="+paper_d +paper_d_diff paper_d_recomputed paper_d_six_sets_emitted paper_d_complete_emitted"
-echo "== [cluster 1/3] the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER"
+echo "== [cluster 1/3] the paper's D over the Thrift Server on $PDELTA_SPARK_MASTER (project integration_tests/)"
 # target folders of its own: make test's local lane runs dbt on this project at the same time
 old="--target thrift --target-path target/cluster/old" new="--target thrift --target-path target/cluster/new"
-PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
+# the package is installed in integration_tests/ by make setup; dbt deps here only when its link is
+# missing or points at another clone (in make test the local lane reads the link at the same time)
+[ "$(readlink -f integration_tests/dbt_packages/pdelta 2>/dev/null)" = "$PWD" ] \
+  || (cd integration_tests && dbt deps --quiet)
+(cd integration_tests && PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
   "seed $old --full-refresh" \
   "run $old --full-refresh --vars '{paper_stage: old}' --select $paper" \
   "run $new --vars '{paper_stage: new}' --select $paper" \
-  "test $new --vars '{paper_stage: new}' --select $checked"
+  "test $new --vars '{paper_stage: new}' --select $checked")
 
 echo "== [cluster 2/3] SIGKILL kill points over the Thrift Server on the cluster"
 if $lane; then export PDELTA_FAULT_SAMPLE=1; fi

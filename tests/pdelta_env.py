@@ -1,21 +1,24 @@
-"""The environment a test module's dbt project runs pdelta under, on the embedded session."""
+"""The environment a test module's dbt project runs pdelta under, on the embedded session, and the
+repository's own dbt project (integration_tests/, which installs pdelta from `../`)."""
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
 from pathlib import Path
 
-KEYS = ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_EXAMPLES", "PDELTA_SCHEMA")
+KEYS = ("PDELTA_LOCAL_DIR", "PDELTA_TARGET", "PDELTA_SCHEMA")
+ROOT = Path(__file__).resolve().parents[1]
+# the paper's example, the lanes' models, seeds, data tests and operations: a dbt project of its own
+INTEGRATION = ROOT / "integration_tests"
 
 
-def use_local_target(local_dir: Path, schema: str, examples: bool) -> Callable[[], None]:
-    """Sets the local target, `schema` and whether the repository's examples build; the Spark
-    folder is `local_dir` unless the caller's PDELTA_LOCAL_DIR names one (scripts/test.sh gives
-    each stream its own). Returns what puts the environment back: a module shares its pytest
-    process with others."""
+def use_local_target(local_dir: Path, schema: str) -> Callable[[], None]:
+    """Sets the local target and `schema`; the Spark folder is `local_dir` unless the caller's
+    PDELTA_LOCAL_DIR names one (scripts/test.sh gives each stream its own). Returns what puts the
+    environment back: a module shares its pytest process with others."""
     saved = {k: os.environ.get(k) for k in KEYS}
     os.environ.setdefault("PDELTA_LOCAL_DIR", str(local_dir))
-    os.environ.update(PDELTA_TARGET="local", PDELTA_EXAMPLES="true" if examples else "false", PDELTA_SCHEMA=schema)
+    os.environ.update(PDELTA_TARGET="local", PDELTA_SCHEMA=schema)
 
     def restore() -> None:
         for k, v in saved.items():
@@ -24,3 +27,16 @@ def use_local_target(local_dir: Path, schema: str, examples: bool) -> Callable[[
             else:
                 os.environ[k] = v
     return restore
+
+
+def integration_deps() -> Path:
+    """integration_tests/ with this repository installed as its package pdelta (`dbt deps`: a link
+    in its dbt_packages/, made when missing or pointing elsewhere, e.g. at another clone; make
+    setup makes it too). Returns the project folder."""
+    installed = INTEGRATION / "dbt_packages" / "pdelta"
+    if not (installed.is_symlink() and installed.resolve() == ROOT):
+        from dbt.cli.main import dbtRunner
+
+        res = dbtRunner().invoke(["deps", "--project-dir", str(INTEGRATION), "--profiles-dir", str(ROOT), "--quiet"])
+        assert res.success, f"dbt deps in {INTEGRATION}: {res.exception}"
+    return INTEGRATION

@@ -50,8 +50,7 @@ class It:
         self.states: dict[str, list[tuple[int, dict]]] = {"dim": [], SMALL[0]: []}
         self.initial: dict[str, dict] = {}               # each view's state at its full build
         self.env = {**os.environ, "PDELTA_TARGET": "thrift", "PDELTA_SCHEMA": SCHEMA,
-                    "DBT_PROFILES_DIR": str(ROOT), "PDELTA_THRIFT_PORT": str(port),
-                    "PDELTA_EXAMPLES": "false"}
+                    "DBT_PROFILES_DIR": str(ROOT), "PDELTA_THRIFT_PORT": str(port)}
 
     def sql(self, s: str) -> list[tuple]:
         return self.ex.rows(s)

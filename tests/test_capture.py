@@ -153,7 +153,7 @@ def h():
     work = Path(os.environ.get("PDELTA_CAPTURE_DIR", ROOT / ".pdelta" / "tests" / "capture"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    restore = use_local_target(work / "spark", SCHEMA, examples=False)
+    restore = use_local_target(work / "spark", SCHEMA)
     write_project(work / "project", ROOT)
     spark = session_from_profile(ROOT)
     spark.sql(f"create database if not exists {SCHEMA}")

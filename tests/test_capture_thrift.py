@@ -108,7 +108,7 @@ def write_project(root: Path) -> None:
     (models / "_contracts.yml").write_text(CONTRACT_YML)
     # the catalog stand-in for grants (open-source Spark has no GRANT), as a user project's own macros
     (root / "macros").mkdir(exist_ok=True)
-    shutil.copy(ROOT / "macros" / "ops" / "grants_double.sql", root / "macros" / "grants_double.sql")
+    shutil.copy(ROOT / "integration_tests" / "macros" / "ops" / "grants_double.sql", root / "macros" / "grants_double.sql")
 
 
 class It:
@@ -117,7 +117,7 @@ class It:
         self.sim = feeds.Sim().run()
         self.ex = connect(ROOT, "thrift")
         self.env = {**os.environ, "PDELTA_TARGET": "thrift", "PDELTA_SCHEMA": SCHEMA, "DBT_PROFILES_DIR": str(ROOT),
-                    "PDELTA_THRIFT_PORT": str(port), "PDELTA_EXAMPLES": "false"}
+                    "PDELTA_THRIFT_PORT": str(port)}
         self.results: dict[int, dict] = {}
         self.status: dict[int, str] = {}
 

@@ -13,7 +13,7 @@ import pytest
 
 from pdelta.cli import describe_cost_choice, explain_next_refresh
 from pdelta.statements import statement_text
-from pdelta_env import use_local_target
+from pdelta_env import integration_deps, use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_costs"
@@ -31,7 +31,8 @@ def paper(tmp_path_factory):
     from pdelta.spark import session_from_profile
 
     work = tmp_path_factory.mktemp("costs")
-    restore = use_local_target(work / "spark", SCHEMA, examples=True)
+    project = integration_deps()  # the paper's example: the repository's own dbt project
+    restore = use_local_target(work / "spark", SCHEMA)
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {SCHEMA} cascade")
     # every statement dbt sends, with the model it ran for (dbt's SQLQuery events reach callbacks
@@ -51,7 +52,7 @@ def paper(tmp_path_factory):
         # the stage kept in Delta (Databricks' format, a Spark project's choice): refreshed and
         # checked against the paper's figure here, while the other lanes use Spark's parquet stage
         vars_ = json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned", "pdelta_stage_format": "delta"})
-        res = runner.invoke([*args, "--vars", vars_, "--project-dir", str(ROOT), "--profiles-dir", str(ROOT),
+        res = runner.invoke([*args, "--vars", vars_, "--project-dir", str(project), "--profiles-dir", str(ROOT),
                              "--target-path", str(work / "target"), "--quiet"])
         assert res.success, f"dbt {' '.join(args)}: {res.exception}"
 
@@ -65,7 +66,7 @@ def paper(tmp_path_factory):
 
     out = {}
     try:
-        dbt("seed", "--select", "path:seeds/examples/paper", "--full-refresh", stage="old")
+        dbt("seed", "--select", "path:seeds/paper", "--full-refresh", stage="old")
         dbt("run", "--full-refresh", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", stage="old")
         out["after_build"] = {v: costs(v) for v in VIEWS}
         for view, timings in zip(VIEWS, (FAVOUR_REBUILD, FAVOUR_REFRESH)):
@@ -73,7 +74,7 @@ def paper(tmp_path_factory):
                       f"('pdelta.costs' = '{json.dumps(timings)}')")
         # the upstream models take the paper's new state; then explain, then refresh the views
         dbt("run", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", "--exclude", *VIEWS, stage="new")
-        out["explained"] = {v: explain_next_refresh(ROOT, ROOT, "local", v, extra_args=[
+        out["explained"] = {v: explain_next_refresh(project, ROOT, "local", v, extra_args=[
             "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
             "--target-path", str(work / "target")]) for v in VIEWS}
         sent.clear()
@@ -91,14 +92,15 @@ def paper(tmp_path_factory):
             f"select `statements`, (select max(`batch_id`) from {SCHEMA}.paper_d_diff__pdelta_batches "
             f"where `mode` = 'full') from {SCHEMA}.paper_d_diff__pdelta_batches "
             "where `mode` = 'incremental' order by `batch_id` desc limit 1").collect()[0]
-        # the lanes' own check of a stage's format (macros/ops/assert_stage_format.sql)
+        # the lanes' own check of a stage's format (integration_tests/macros/ops/assert_stage_format.sql)
         check = {"model_name": "paper_d_diff", "expected": "delta"}
         out["stage_is_delta"] = runner.invoke([
             "run-operation", "assert_stage_format", "--args", json.dumps(check),
-            "--vars", json.dumps({"paper_stage": "new", "pdelta_stage_format": "delta"}), "--project-dir", str(ROOT),
+            "--vars", json.dumps({"paper_stage": "new", "pdelta_stage_format": "delta"}), "--project-dir", str(project),
             "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"]).success
-        # the feed a full build creates has the view's types, in both forms (macros/ops/assert_view_feed_definition.sql)
-        defined = runner.invoke(["run-operation", "assert_view_feed_definition", "--project-dir", str(ROOT),
+        # the feed a full build creates has the view's types, in both forms
+        # (integration_tests/macros/ops/assert_view_feed_definition.sql)
+        defined = runner.invoke(["run-operation", "assert_view_feed_definition", "--project-dir", str(project),
                                  "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"])
         out["feed_definition"] = (defined.success, [e for e in errors if "view_feed_definition" in e])
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
@@ -217,7 +219,7 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
 def test_the_empty_feed_has_the_views_types_in_both_forms(paper):
     """view_feed_definition on a scratch view with a string, a decimal and a struct column: the
     column-list form (plain types) and the AS SELECT form (a nested type) both give the feed the
-    view's types, `_pdelta_before` included (macros/ops/assert_view_feed_definition.sql)"""
+    view's types, `_pdelta_before` included (integration_tests/macros/ops/assert_view_feed_definition.sql)"""
     ok, error = paper["feed_definition"]
     assert ok, error
 

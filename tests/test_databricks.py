@@ -16,9 +16,8 @@ VENV_PYTHON = ROOT / ".pdelta" / "venv-databricks" / "bin" / "python"
 
 def test_package_parses_and_compiles_on_dbt_databricks(tmp_path):
     subprocess.run(["bash", str(ROOT / "scripts" / "databricks_venv.sh")], check=True, timeout=900)
-    # the package's own examples stay off, as in any project that installs it
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DBT_", "PDELTA_", "PYTHON"))}
-    env.update({"PDELTA_EXAMPLES": "false", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"})
+    env.update({"DBT_SEND_ANONYMOUS_USAGE_STATS": "false"})
     run = subprocess.run([str(VENV_PYTHON), str(ROOT / "tests" / "databricks" / "check_databricks.py"), str(tmp_path)],
                          capture_output=True, text=True, env=env, timeout=600)
     checks = [ln for ln in run.stdout.splitlines() if ln.startswith(("ok ", "FAIL "))]

@@ -3,7 +3,6 @@ naming the model and the offending part (paper Def. 2; DESIGN.md §2)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -51,7 +50,6 @@ def project(tmp_path_factory):
     (d / "models").mkdir()
     for rel in ("s_c", "s_a"):
         (d / "models" / f"{rel}.sql").write_text("select 1 as x\n")
-    os.environ["PDELTA_EXAMPLES"] = "false"
     run(d, "deps")
     return d
 

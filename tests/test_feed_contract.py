@@ -179,7 +179,7 @@ def run():
     work = Path(os.environ.get("PDELTA_CONTRACT_DIR", ROOT / ".pdelta" / "tests" / "contract"))
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    restore = use_local_target(work / "spark", SCHEMA, examples=False)
+    restore = use_local_target(work / "spark", SCHEMA)
     write_project(work / "project", ROOT, CASES)
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {SCHEMA} cascade")

@@ -83,7 +83,7 @@ def history(tmp_path_factory):
     from pdelta.spark import session_from_profile
 
     work = tmp_path_factory.mktemp("feed_history")
-    restore = use_local_target(work / "spark", SCHEMA, examples=False)
+    restore = use_local_target(work / "spark", SCHEMA)
     project = work / "project"
     _write_project(project)
     spark = session_from_profile(ROOT)

@@ -1,22 +1,24 @@
-"""The local lane of make test: this project built and tested as a user runs it with dbt on the
-embedded `local` session, in two stages — the paper's example in its old state (full build),
-then its new state (incremental refresh; all data tests: the paper's figures, full
-recomputation, the shared algebra on Spark, seed loading) — with pdelta validate / explain;
-model contracts (a view's and a mirror's) that stop a build with nothing written; grants
-applied and revoked (through a stand-in for the catalog's grants, macros/ops/grants_double.sql);
-a Delta MERGE check; a declaration narrowed after the build; feed faults that must stop a run; a
-mirror whose feed gained a column (on_schema_change: fail stops it, the default rebuilds it).
+"""The local lane of make test: the repository's own dbt project, integration_tests/ (pdelta
+installed from `../`), built and tested as a user runs it with dbt on the embedded `local`
+session, in two stages — the paper's example in its old state (full build), then its new state
+(incremental refresh; all data tests: the paper's figures, full recomputation, the shared algebra
+on Spark, seed loading) — with pdelta validate / explain; model contracts (a view's and a
+mirror's) that stop a build with nothing written; grants applied and revoked (through a stand-in
+for the catalog's grants, integration_tests/macros/ops/grants_double.sql); a Delta MERGE check; a
+declaration narrowed after the build; feed faults that must stop a run; a mirror whose feed
+gained a column (on_schema_change: fail stops it, the default rebuilds it).
 
 It runs in the pytest process of the other modules, on their embedded session: a Spark JVM
 compiles its planner anew, and one JVM for both used 65 JVM CPU s less than one each (measured
 side by side on 2 cores)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from pdelta_env import use_local_target
+from pdelta_env import integration_deps, use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta"  # the profile's default schema (profiles.yml.example), where the lane builds
@@ -119,12 +121,15 @@ def test_the_paper_example_built_refreshed_and_checked_with_dbt(monkeypatch):
     from pdelta.runner import run_all
     from pdelta.spark import session_from_profile
 
-    # the profile's default target and schema, and this repository's example models
-    restore = use_local_target(ROOT / ".pdelta" / "tests" / "local", SCHEMA, examples=True)
+    # the profile's default target and schema
+    restore = use_local_target(ROOT / ".pdelta" / "tests" / "local", SCHEMA)
     # a target folder per distinct --vars: the commands alternate vars, and dbt parses in full at
     # every change otherwise (pdelta/runner.py)
     monkeypatch.setenv("PDELTA_TARGET_PER_VARS", "1")
-    monkeypatch.chdir(ROOT)
+    # dbt and pdelta run in the integration project, as a user runs them in theirs, with the
+    # repository's profiles.yml (scripts/env.sh sets DBT_PROFILES_DIR to it too)
+    monkeypatch.chdir(integration_deps())
+    monkeypatch.setenv("DBT_PROFILES_DIR", os.environ.get("DBT_PROFILES_DIR", str(ROOT)))
     # the session this process runs (an earlier module's, or one started here); the lane starts
     # from an empty schema, as on a clean clone
     try:

@@ -1,19 +1,24 @@
-"""Every public macro is documented in macros/macros.yml (dbt shows it in the docs site), every
-documented name exists, and the YAML has no duplicate key (dbt keeps the last one and warns)."""
+"""Every public macro is documented in its project's macros/macros.yml (dbt shows it in the docs
+site): the package's at the repository root, the integration project's in integration_tests/.
+Every documented name exists, and the YAML has no duplicate key (dbt keeps the last one and
+warns)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+# the package, and the repository's own dbt project that installs it
+PROJECTS = [ROOT, ROOT / "integration_tests"]
 DEFINED = re.compile(r"{%-?\s*(macro|test|materialization)\s+(\w+)")
 
 
-def defined() -> dict[str, str]:
+def defined(project: Path) -> dict[str, str]:
     out = {}
-    for f in sorted((ROOT / "macros").rglob("*.sql")):
+    for f in sorted((project / "macros").rglob("*.sql")):
         for kind, name in DEFINED.findall(f.read_text()):
             out[("test_" + name) if kind == "test" else name] = kind
     return out
@@ -28,7 +33,7 @@ def _mapping(loader, node, deep=False):
     for k, _ in node.value:
         key = loader.construct_object(k, deep=deep)
         if key in seen:
-            raise AssertionError(f"macros/macros.yml line {k.start_mark.line + 1}: `{key}` given twice")
+            raise AssertionError(f"{k.start_mark.name} line {k.start_mark.line + 1}: `{key}` given twice")
         seen.add(key)
     return yaml.SafeLoader.construct_mapping(loader, node, deep)
 
@@ -36,20 +41,24 @@ def _mapping(loader, node, deep=False):
 _NoDuplicates.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
-def documented() -> list[str]:
-    return [m["name"] for m in yaml.load((ROOT / "macros" / "macros.yml").read_text(), Loader=_NoDuplicates)["macros"]]
+def documented(project: Path) -> list[str]:
+    with (project / "macros" / "macros.yml").open() as f:
+        return [m["name"] for m in yaml.load(f, Loader=_NoDuplicates)["macros"]]
 
 
-def test_every_public_macro_is_documented():
+@pytest.mark.parametrize("project", PROJECTS, ids=["package", "integration_tests"])
+def test_every_public_macro_is_documented(project):
     # private helpers start with `_`; `spark__x` / `default__x` implement a documented dispatch
-    public = {n for n, kind in defined().items() if kind != "materialization" and not n.startswith("_") and "__" not in n}
-    assert sorted(public - set(documented())) == []
+    public = {n for n, kind in defined(project).items()
+              if kind != "materialization" and not n.startswith("_") and "__" not in n}
+    assert sorted(public - set(documented(project))) == []
 
 
-def test_documented_macros_exist_once():
-    names = documented()
+@pytest.mark.parametrize("project", PROJECTS, ids=["package", "integration_tests"])
+def test_documented_macros_exist_once(project):
+    names = documented(project)
     assert sorted(n for n in set(names) if names.count(n) > 1) == []
-    assert sorted(set(names) - set(defined())) == []
+    assert sorted(set(names) - set(defined(project))) == []
 
 
 def test_duplicate_keys_are_caught():

@@ -73,7 +73,6 @@ def harness(tmp_path_factory):
     os.environ["PDELTA_LOCAL_DIR"] = str(work / "spark")
     os.environ["PDELTA_SCHEMA"] = SCHEMA
     os.environ["PDELTA_TARGET"] = TARGET
-    os.environ["PDELTA_EXAMPLES"] = "false"  # the installed package's examples stay disabled
     project = work / "project"
     rng = random.Random(SEED)
     shapes = make_shapes(rng, DEEP)

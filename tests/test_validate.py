@@ -173,7 +173,6 @@ def write_project(d: Path, models: dict[str, object]) -> None:
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory):
-    os.environ["PDELTA_EXAMPLES"] = "false"
     d = tmp_path_factory.mktemp("validate") / "project"
     write_project(d, {**{k: v[0] for k, v in CATALOGUE.items()}, **VALID})
     dbt_deps(d)
@@ -307,7 +306,7 @@ def figure_sets(fig: str, key: str) -> set[str]:
     """The six sets a figure's ΔR/∇R seeds amount to (Fig. 6 per key)."""
     import csv
 
-    base = ROOT / "seeds" / "examples" / "paper"
+    base = ROOT / "integration_tests" / "seeds" / "paper"
     with (base / f"{fig}_delta.csv").open() as f:
         delta = {r[key] for r in csv.DictReader(f)}
     with (base / f"{fig}_nabla.csv").open() as f:

@@ -3,7 +3,6 @@ local path), as the parse-only tests write it, `dbt deps` for it, and running it
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,12 +23,11 @@ def dbt_deps(d: Path) -> None:
 
 
 def macro_project(d: Path, name: str, macros: str) -> Path:
-    """a user project in `d` whose macros/ holds `macros` (operations over pdelta's macros), the
-    package's examples off, its dependencies installed"""
+    """a user project in `d` whose macros/ holds `macros` (operations over pdelta's macros), its
+    dependencies installed"""
     write_user_project(d, name)
     (d / "macros").mkdir()
     (d / "macros" / f"{name}.sql").write_text(macros)
-    os.environ["PDELTA_EXAMPLES"] = "false"
     dbt_deps(d)
     return d
 

@@ -2,8 +2,10 @@
     dbt-spark's session cursor formats bindings as '%s' % value without escaping, so an empty
     cell arrives as the string 'None' and an apostrophe breaks the INSERT. Here an empty cell
     is a typed NULL in the statement (no binding), and text is bound hex-encoded and decoded
-    by Spark (unhex), so no driver ever has quoting to get right. Applies to this project's
-    own seeds (the root project's macros win dbt's dispatch). -#}
+    by Spark (unhex), so no driver ever has quoting to get right. dbt looks up its own macros'
+    implementations in the root project only: a project turns this on with a one-line
+    spark__load_csv_rows of its own that returns pdelta.spark__load_csv_rows
+    (docs/use-in-your-project.md, step 2; integration_tests/macros/load_csv_rows.sql). -#}
 {% macro spark__load_csv_rows(model, agate_table) %}
   {%- set batch_size = get_batch_size() -%}
   {%- set column_override = model['config'].get('column_types', {}) -%}

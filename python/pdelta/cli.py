@@ -17,7 +17,8 @@ from pathlib import Path
 from . import __version__, algebra, contract
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
-SEED_PATH = Path("seeds") / "examples" / "algebra" / "algebra_expected.csv"
+# the algebra's expected table, a seed of the repository's own dbt project (integration_tests/)
+SEED_PATH = Path("integration_tests") / "seeds" / "algebra" / "algebra_expected.csv"
 CONTRACT_PATH = Path("macros") / "engine" / "feed_contract.sql"
 
 
@@ -28,8 +29,17 @@ def find_project_root(start: Path) -> Path:
     raise SystemExit("pdelta: no dbt_project.yml here or above")
 
 
+def package_root(start: Path) -> Path:
+    """pdelta's repository: the nearest folder with a dbt_project.yml and the generated macros'
+    folder (so gen-macros also works from inside integration_tests/), else the nearest project"""
+    for p in [start, *start.parents]:
+        if (p / "dbt_project.yml").exists() and (p / MACRO_PATH).parent.is_dir():
+            return p
+    return find_project_root(start)
+
+
 def cmd_gen_macros(args: argparse.Namespace) -> int:
-    root = find_project_root(Path.cwd())
+    root = package_root(Path.cwd())
     stale = 0
     for path, text in ((MACRO_PATH, algebra.render_macro()), (SEED_PATH, algebra.render_flag_seed()),
                        (CONTRACT_PATH, contract.render_macro())):

@@ -310,7 +310,7 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
     from pdelta.spark import session_from_profile
 
     os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA,
-                       "PDELTA_TARGET": "local", "PDELTA_EXAMPLES": "false"})
+                       "PDELTA_TARGET": "local"})
     spark = session_from_profile(ROOT)
     count_statements()
     spark.sql(f"drop database if exists {q(SCHEMA)} cascade")

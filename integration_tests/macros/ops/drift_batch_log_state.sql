@@ -1,7 +1,7 @@
 {#- Test-suite fault (`dbt run-operation`): the model's batch log keeps, in its table property
     `pdelta.state`, a state its rows do not give (one more committed batch than it holds), so that
-    the data test tests/dbt/batch_log_state_kept.sql must report it. The lane runs this last: a
-    refresh after it would trust the wrong state. -#}
+    the package's data test batch_log_state_kept (tests/dbt/ of the package) must report it. The
+    lane runs this last: a refresh after it would trust the wrong state. -#}
 {% macro drift_batch_log_state(model_name) %}
   {%- set batches = pdelta.meta_relation(ref(model_name), 'batches') -%}
   {%- set kept = pdelta._kept_log_state(batches) -%}

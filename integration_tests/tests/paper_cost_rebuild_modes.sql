@@ -1,5 +1,5 @@
 -- After the paper's changes, how each cost-based rebuild was published (batch logs of
--- models/examples/paper/paper_d_*rebuilt*): a plain rebuild is a second `full` batch and its
+-- models/paper/paper_d_*rebuilt*): a plain rebuild is a second `full` batch and its
 -- reader rebuilt too; the diffing rebuild is a `rebuild` batch with changes in its feed, and
 -- its reader refreshed incrementally from them. Returns the expectations that do not hold.
 {{ config(tags=['paper_after_changes']) }}

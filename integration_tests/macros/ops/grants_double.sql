@@ -1,9 +1,10 @@
 {#- A stand-in for a catalog's grants, for this project's own test lane (open-source Spark has no
     GRANT; Unity Catalog and Hive with authorization do): dbt-spark's grant statements, overridden
     here in the root project, read and write the table `pdelta_grants_double` instead, with the
-    columns dbt-spark's `standardize_grants_dict` reads from `show grants`. When pdelta is
-    installed as a package these overrides are not used (dbt looks up its own macros in the root
-    project only). -#}
+    columns dbt-spark's `standardize_grants_dict` reads from `show grants`. They are this
+    integration project's (the root project of its dbt runs; dbt looks up its own macros in the
+    root project only), never the package's: a project that installs pdelta keeps its catalog's
+    grants. -#}
 {#- the stand-in table, in the schema of the relation whose grants it holds -#}
 {% macro _grants_double(relation) %}
   {{ return(api.Relation.create(schema=relation.schema, identifier='pdelta_grants_double')) }}
