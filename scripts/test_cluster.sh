@@ -52,7 +52,7 @@ old="--target thrift --target-path target/cluster/old" new="--target thrift --ta
 [ "$(readlink -f integration_tests/dbt_packages/pdelta 2>/dev/null)" = "$PWD" ] \
   || (cd integration_tests && dbt deps --quiet)
 (cd integration_tests && PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
-  "seed $old --full-refresh" \
+  "seed $old --full-refresh --select path:seeds/paper" \
   "run $old --full-refresh --vars '{paper_stage: old}' --select $paper" \
   "run $new --vars '{paper_stage: new}' --select $paper" \
   "test $new --vars '{paper_stage: new}' --select $checked")
