@@ -282,6 +282,9 @@ def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
     with contextlib.redirect_stdout(out):
         rc = main(["run", "parse", "--project-dir", str(bad), "--profiles-dir", str(ROOT)])
     assert rc == 1 and "dbt was not run" in out.getvalue()
+    # dbt parse takes no selection: every view is validated
+    every = len(CATALOGUE) + len(VALID)
+    assert f"{every} of {every} dimension view(s) validated" in out.getvalue()
     good = tmp_path / "good"
     write_project(good, VALID)
     dbt_deps(good)
@@ -289,7 +292,8 @@ def test_pdelta_run_refuses_invalid_and_runs_valid(catalogue, tmp_path):
     with contextlib.redirect_stdout(out):
         rc = main(["run", "parse", "--project-dir", str(good), "--profiles-dir", str(ROOT)])
     assert rc == 0, out.getvalue()
-    assert f"{len(VALID)} dimension view(s) valid" in out.getvalue() and "dbt parse succeeded" in out.getvalue()
+    assert f"{len(VALID)} of {len(VALID)} dimension view(s) validated" in out.getvalue()
+    assert "dbt parse succeeded" in out.getvalue()
 
 
 def test_python_and_jinja_refuse_the_same_declarations():

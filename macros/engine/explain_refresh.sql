@@ -3,7 +3,9 @@
     (refresh or rebuild), how the declaration changed since the last full build (the run then
     rebuilds, or stops on on_schema_change: fail), the plan (diff or rules) as its records (name, rule, terms read, SQL,
     how it is kept), the statement that reads the six-set result and the apply statement.
-    Logged as one JSON line prefixed `pdelta-explain:`; nothing is written.
+    Logged as one JSON line prefixed `pdelta-explain:`; nothing is written. Each step that queries
+    the warehouse logs `pdelta-progress: <step>` as it starts, which `pdelta explain` prints with
+    the seconds elapsed (a dry run on a slow cluster takes minutes).
 
       dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
 {% macro explain_refresh(model_name) %}
@@ -16,6 +18,7 @@
   {%- set view = pdelta.normalize_declaration(node.config.get('pdelta'), model_name) -%}
   {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias, type='table') -%}
   {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
+  {%- do pdelta.explain_progress('reading the batch log ' ~ batches) -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set consumed = blog['consumed'] if built else {} -%}
@@ -23,6 +26,7 @@
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
                                                     pdelta.declaration_record(view)) -%}
   {%- set refresh_opts = pdelta.rebuild_options(node.config) -%}
+  {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
                                         refresh_opts['history_rows']) -%}
   {%- set ranges = {} -%}
@@ -36,6 +40,7 @@
   {%- set stops = [] -%}{%- set quarantine = [] -%}{%- set rebuilt_inputs = [] -%}
   {%- if built -%}
     {%- set contract_opts = pdelta.contract_options(node.config) -%}
+    {%- do pdelta.explain_progress('the pending feed rows against the feed contract') -%}
     {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
     {%- set by = pdelta.violations_by_action(violations) -%}
     {#- feeds their captures rebuilt: the run rebuilds the view instead of stopping, when nothing else stops it -#}
@@ -77,6 +82,7 @@
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}
+    {%- do pdelta.explain_progress('dry run of the ' ~ plan_kind ~ ' plan (its six-set counts)') -%}
     {%- if plan_kind == 'diff' -%}
       {%- set counts = pdelta.change_counts('(' ~ changes_sql ~ ')') if pending else {} -%}
     {%- else -%}
@@ -88,6 +94,7 @@
       {%- do pdelta.drop_plan(dry, this_rel) -%}
     {%- endif -%}
     {%- set input_counts = {} -%}
+    {%- do pdelta.explain_progress("counting each input's pending rows") -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
       {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'], inp['lo'], inp['hi'], inp.get('exclude')) ~ ')' -%}
@@ -95,6 +102,7 @@
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
+    {%- do pdelta.explain_progress('the cost model (pdelta_rebuild_ratio)') -%}
     {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs']) -%}
     {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
@@ -129,4 +137,9 @@
   {%- endif -%}
   {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}
   {{ log('pdelta-explain:' ~ tojson(out), info=true) }}
+{% endmacro %}
+
+{#- a step of explain_refresh starting; `pdelta explain` prints it with the seconds elapsed -#}
+{% macro explain_progress(step) %}
+  {%- do log('pdelta-progress:' ~ step, info=true) -%}
 {% endmacro %}

@@ -1,8 +1,9 @@
 """`pdelta` command line.
 
-    pdelta validate [--live] [--format json]   check every dimension view before anything runs
+    pdelta validate [--select SEL..] [--live]  check the dimension views (dbt selectors) before anything runs
     pdelta explain MODEL                        rule terms, predicted sets, the SQL of the next refresh
-    pdelta run [dbt arguments]                  validate, then `dbt <arguments>`; refuses on an error
+    pdelta run [dbt arguments]                  validate the views dbt will run, then `dbt <arguments>`;
+                                                refuses on an error
     pdelta gen-macros [--check]                 write the Jinja delta model from python/pdelta/algebra.py
 """
 from __future__ import annotations
@@ -20,6 +21,8 @@ MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
 # the algebra's expected table, a seed of the repository's own dbt project (integration_tests/)
 SEED_PATH = Path("integration_tests") / "seeds" / "algebra" / "algebra_expected.csv"
 CONTRACT_PATH = Path("macros") / "engine" / "feed_contract.sql"
+# what macros/engine/explain_refresh.sql logs as each step of the dry run starts
+PROGRESS_PREFIX = "pdelta-progress:"
 
 
 def find_project_root(start: Path) -> Path:
@@ -87,18 +90,95 @@ def _target(args, profiles: Path | None) -> str:
     return rendered_profiles(profiles or Path.home() / ".dbt")[_profile_name(args)]["target"]
 
 
-def _load(args):
+def _parse(args):
     from .project import ParseError, Project, parse_manifest
-    from .validate import validate
 
     project_dir, profiles = _dirs(args)
     try:
         manifest = parse_manifest(project_dir, profiles, args.target, _project_vars(args))
     except ParseError as e:
         raise SystemExit(f"pdelta: {e}")
-    project = Project(manifest, project_dir)
-    views, errors = validate(project, set(args.select) if getattr(args, "select", None) else None)
+    return Project(manifest, project_dir)
+
+
+def _load(args, names: set[str] | None = None):
+    """the project, the normal forms of its valid views and the violations of `names` (None: every view)"""
+    from .validate import validate
+
+    project = _parse(args)
+    views, errors = validate(project, names)
     return project, views, errors
+
+
+class Progress:
+    """A line on stderr as each long step starts, with the seconds since the command started, so a
+    user on a slow cluster sees what runs; stdout keeps the report alone (--format json)."""
+
+    def __init__(self, command: str, started: float):
+        self.command, self.started = command, started
+
+    def __call__(self, step: str) -> None:
+        print(f"{self.command} [{time.time() - self.started:6.1f}s] {step}", file=sys.stderr, flush=True)
+
+
+# -- selection ---------------------------------------------------------------------------------
+def _selected_views(project, ids: set[str]) -> list[str]:
+    return [n.name for n in project.dimension_views() if n.unique_id in ids]
+
+
+def _validate_selection(args) -> list[str]:
+    """`pdelta validate`'s --select/--exclude/--selector/--state as dbt flags ([]: every view)"""
+    flags = []
+    for name in ("select", "exclude"):
+        if getattr(args, name, None):
+            flags += [f"--{name}", *getattr(args, name)]
+    for name in ("selector", "state"):
+        if getattr(args, name, None):
+            flags += [f"--{name}", getattr(args, name)]
+    return flags
+
+
+def _resolve_for_validate(args, project, selection: list[str]) -> tuple[list[str], set[str]]:
+    """(the dimension views dbt selects with `selection`, the unique ids of every model it selects).
+    A project whose views only parse under pdelta's validation mode cannot be listed by dbt; plain
+    view names are then read as names, so `--select my_view` still reports that view's errors."""
+    from .project import SelectionError, selected_models, target_folder
+
+    project_dir, profiles = _dirs(args)
+    project_vars = _project_vars(args)
+    # its own saved manifest beside parse_manifest's, so a repeated selection re-parses only what changed
+    folder = target_folder(project_dir / "target" / "pdelta", "ls", project_vars, args.target, str(profiles))
+    try:
+        ids = selected_models(project_dir, profiles, args.target, project_vars, selection, folder)
+    except SelectionError as e:
+        every = {n.name for n in project.dimension_views()}
+        names = args.select or []
+        if names and set(names) <= every and not (args.exclude or args.selector or args.state):
+            print(f"pdelta validate: dbt cannot list the project ({_first_line(e)}); --select is read as "
+                  "dimension-view names", file=sys.stderr)
+            return sorted(set(names)), set()
+        raise SystemExit(f"pdelta validate: dbt cannot resolve `{' '.join(selection)}`: {e}")
+    return _selected_views(project, ids), ids
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
+def _nothing_selected(args, project, selection: list[str], ids: set[str]) -> int:
+    """a selection that matches no dimension view is an error, not a silent pass"""
+    others = sorted(project.manifest.nodes[i].name for i in ids if i in project.manifest.nodes)
+    shown = ", ".join(others[:10]) + (f" and {len(others) - 10} more" if len(others) > 10 else "")
+    message = (f"`{' '.join(selection)}` selects no dimension view of the project "
+               + (f"(dbt selects the model(s) {shown}, none a dimension_view)" if others else "(dbt selects no model)"))
+    if args.format == "json":
+        print(json.dumps({"ok": False, "errors": [{"rule": "select", "severity": "error", "message": message}],
+                          "warnings": [], "views": {}, "live": [],
+                          "selection": {"args": selection, "views": 0,
+                                        "of": len(project.dimension_views())}}, indent=2))
+    print(f"pdelta validate: {message}", file=sys.stderr)
+    return 1
 
 
 def _print_violations(errors) -> int:
@@ -116,15 +196,24 @@ def _valid_views(views, errors) -> dict:
 # -- validate ------------------------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
     from .flags import analyze_all, cheaper_capture_hints
+    from .validate import validate
 
     started = time.time()
-    project, views, errors = _load(args)
-    selected = [n.name for n in project.dimension_views() if not args.select or n.name in args.select]
+    project = _parse(args)
+    every = [n.name for n in project.dimension_views()]
+    selection = _validate_selection(args)
+    selected = every
+    if selection:
+        selected, ids = _resolve_for_validate(args, project, selection)
+        if not selected:
+            return _nothing_selected(args, project, selection, ids)
+    views, errors = validate(project, set(selected))
     valid = _valid_views(views, errors)
     analyses = analyze_all(valid)
     live_reports = []
     if args.live:
-        live_reports = _live(args, project, {k: valid[k] for k in selected if k in valid})
+        progress = Progress("pdelta validate --live", started)
+        live_reports = _live(args, project, {k: valid[k] for k in selected if k in valid}, progress)
         errors = errors + [v for r in live_reports for v in r.violations]
     if args.format == "json":
         n_err = sum(1 for e in errors if e.is_error)
@@ -138,6 +227,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                                  "apply": analyses[name].statements()} if name in analyses else {})}
                       for name in selected},
             "live": [{"view": r.view, "stats": r.stats} for r in live_reports],
+            "selection": {"args": selection, "views": len(selected), "of": len(every)} if selection else None,
         }
         print(json.dumps(out, indent=2, default=str))
     else:
@@ -154,7 +244,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                       + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items()) + f"; apply: {'; '.join(a.statements())}")
                 for h in cheaper_capture_hints(views[name], a):
                     print(f"    cheaper: {h}")
-        print(f"pdelta validate: {len(selected)} dimension view(s), {n_err} error(s), "
+        of = f" (of {len(every)}, selected by `{' '.join(selection)}`)" if selection else ""
+        print(f"pdelta validate: {len(selected)} dimension view(s){of}, {n_err} error(s), "
               f"{len(errors) - n_err} warning(s) in {time.time() - started:.1f}s")
     return 1 if n_err else 0
 
@@ -168,21 +259,25 @@ def _sets(s) -> str:
     return "{" + ", ".join(_ordered(s)) + "}"
 
 
-def _live(args, project, views):
+def _live(args, project, views, progress):
     from .live import InputRelations, check_view_live, connect
     from .project import meta_relation_name
 
     _, profiles = _dirs(args)
-    ex = connect(profiles or Path.home() / ".dbt", _target(args, profiles), _profile_name(args))
+    target = _target(args, profiles)
+    progress(f"connecting to target {target}")
+    ex = connect(profiles or Path.home() / ".dbt", target, _profile_name(args))
     reports = []
-    for name, view in views.items():
+    for i, (name, view) in enumerate(views.items(), 1):
+        progress(f"view {i}/{len(views)}: {name}")
         inputs = {}
         for alias in view.order:
             r = view.relations[alias]
             inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation,
                                            tuple(sorted(project.not_null(r.state))))
         batches = meta_relation_name(project.model_node(name).relation_name, "batches")
-        reports.append(check_view_live(view, inputs, batches, ex, args.sample))
+        reports.append(check_view_live(view, inputs, batches, ex, args.sample,
+                                       progress=lambda step, name=name: progress(f"{name}: {step}")))
     return reports
 
 
@@ -220,7 +315,7 @@ def describe_cost_choice(choice: dict) -> str:
 def cmd_explain(args: argparse.Namespace) -> int:
     from .flags import analyze_all, cheaper_capture_hints
 
-    args.select = None
+    started = time.time()
     project, views, errors = _load(args)
     mine = [e for e in errors if e.model == args.model]
     valid = _valid_views(views, errors)
@@ -255,7 +350,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:
         say(f"  cheaper: {h}")
-    rc = _explain_next(args, a, say, doc, project.manifest) if not args.static else 0
+    rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started))
     if as_json:
         print(json.dumps(doc, default=str))
     else:
@@ -263,11 +358,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return rc
 
 
-def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None) -> int:
+def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, progress=None) -> int:
     """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
     project_vars = _project_vars(args)
     info = explain_next_refresh(*_dirs(args), args.target, args.model,
-                                ["--vars", json.dumps(project_vars)] if project_vars else [], manifest=manifest)
+                                ["--vars", json.dumps(project_vars)] if project_vars else [], manifest=manifest,
+                                progress=progress)
     if info is None:
         return 1
     doc["next_refresh"] = info
@@ -341,56 +437,129 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None) ->
 
 
 def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str | None, model: str,
-                         extra_args: list[str] | tuple[str, ...] = (), manifest=None) -> dict | None:
+                         extra_args: list[str] | tuple[str, ...] = (), manifest=None, progress=None) -> dict | None:
     """The next refresh of `model` as the engine would run it (macros/engine/explain_refresh.sql),
     with a dry run's six-set counts when the view is built; `extra_args` go to dbt (e.g. --vars).
     `manifest`: the one `pdelta explain` already parsed with the same vars (project.parse_manifest),
     so dbt does not parse the project a second time (~9 s here); the operation renders every macro
-    with the run's own vars, so the parse's `pdelta_validate` does not reach it."""
+    with the run's own vars, so the parse's `pdelta_validate` does not reach it. `progress(step)`
+    is called as each of the operation's steps starts (its `pdelta-progress:` log lines)."""
     from dbt.cli.main import dbtRunner
 
     from .spark import quiet_pyspark_logging
 
     quiet_pyspark_logging()
     found: list[dict] = []
+    failures: list[str] = []
 
     def listen(event):
         msg = getattr(event.info, "msg", "") or ""
         if isinstance(msg, str) and msg.startswith("pdelta-explain:"):
             found.append(json.loads(msg[len("pdelta-explain:"):]))
+        elif progress and isinstance(msg, str) and msg.startswith(PROGRESS_PREFIX):
+            progress(f"{model}: {msg[len(PROGRESS_PREFIX):]}")
+        elif getattr(event.info, "level", "") == "error":
+            failures.append(str(msg).strip())
 
+    # dbt prints its errors on stdout even under --quiet; with none they reach stderr through
+    # `failures`, and stdout keeps explain's report alone (--format json)
     cmd = ["run-operation", "pdelta.explain_refresh", "--args", json.dumps({"model_name": model}),
-           "--project-dir", str(project_dir), "--quiet"]
+           "--project-dir", str(project_dir), "--log-level", "none"]
     if profiles:
         cmd += ["--profiles-dir", str(profiles)]
     if target:
         cmd += ["--target", target]
+    if progress:
+        progress(f"{model}: dbt run-operation pdelta.explain_refresh (connects to the target)")
     res = dbtRunner(manifest=manifest, callbacks=[listen]).invoke(cmd + list(extra_args))
     if not res.success or not found:
-        print(f"pdelta explain: dbt run-operation failed: {res.exception}", file=sys.stderr)
+        why = "\n".join(failures) or res.exception or "it logged no refresh (pdelta-explain:)"
+        print(f"pdelta explain: dbt run-operation failed: {why}", file=sys.stderr)
         return None
     return found[0]
 
 
 # -- run ---------------------------------------------------------------------------------------
+# dbt commands with a selection that never run a model: no dimension view needs validating
+_RUNS_NO_MODEL = {"seed", "snapshot", "test", "list", "ls"}
+# dbt's flags that decide which nodes a command runs, by its parameter names
+_SELECTION_PARAMS = (("select", "--select"), ("exclude", "--exclude"), ("selector", "--selector"),
+                     ("resource_types", "--resource-type"), ("exclude_resource_types", "--exclude-resource-type"))
+
+
+def _dbt_command(argv: list[str]) -> tuple[str | None, dict]:
+    """The dbt command `argv` names and its parameters, read by dbt's own command line (nothing
+    runs; -s, -m, --select=x and values after one flag as dbt reads them), or (None, {}) if it
+    cannot be read; dbt then says why when it runs."""
+    from dbt.cli.main import cli
+
+    try:
+        ctx = cli.make_context(cli.name, list(argv), resilient_parsing=True)
+        protected = getattr(ctx, "_protected_args", None)  # click >= 8.2 deprecates `protected_args`
+        rest = [*(ctx.protected_args if protected is None else protected), *ctx.args]
+        if not rest:
+            return None, {}
+        name, command, rest = cli.resolve_command(ctx, rest)
+        return name, command.make_context(name, rest, parent=ctx, resilient_parsing=True).params
+    except Exception:  # noqa: BLE001 - an unreadable command line is dbt's to report
+        return None, {}
+
+
+def _views_the_command_runs(ns, argv: list[str], project) -> tuple[list[str], str]:
+    """The dimension views `dbt <argv>` runs (resolved by `dbt ls` with its selection flags) and
+    what decided it. A command that takes no selection (parse, run-operation, retry) and one that
+    dbt cannot resolve keep validating every view."""
+    from .project import SelectionError, selected_models
+
+    every = [n.name for n in project.dimension_views()]
+    command, params = _dbt_command(argv)
+    if command in _RUNS_NO_MODEL:
+        return [], f"dbt {command} runs no model"
+    if command is None or "select" not in params:
+        return every, f"dbt {command or argv[0]} takes no selection: every view"
+    selection: list[str] = []
+    for name, flag in _SELECTION_PARAMS:
+        value = params.get(name)
+        if value:
+            selection += [flag, *(value if isinstance(value, (tuple, list)) else [str(value)])]
+    project_dir, profiles = _dirs(ns)
+    if not selection and not (project_dir / "selectors.yml").exists():
+        return every, f"dbt {command} selects every model"
+    if params.get("state"):
+        selection += ["--state", str(params["state"])]
+    try:
+        # the command's own target path: its parse then reuses the saved manifest of this one
+        ids = selected_models(project_dir, profiles, ns.target, _project_vars(ns), selection,
+                              params.get("target_path"))
+    except SelectionError as e:
+        print(f"pdelta run: dbt cannot resolve the selection ({_first_line(e)}); every dimension view is "
+              "validated", file=sys.stderr)
+        return every, "the selection unresolved: every view"
+    return _selected_views(project, ids), f"those dbt {command} selects"
+
+
 def cmd_run(argv: list[str]) -> int:
-    """Validate, then hand the arguments to dbt in this process."""
+    """Validate the dimension views the dbt command runs, then hand the arguments to dbt in this process."""
     from dbt.cli.main import dbtRunner
 
     from .spark import quiet_pyspark_logging
+    from .validate import validate
 
     if not argv:
         print("usage: pdelta run <dbt command and arguments>, e.g. pdelta run build --target local", file=sys.stderr)
         return 2
     ns = argparse.Namespace(project_dir=_opt(argv, "--project-dir"), profiles_dir=_opt(argv, "--profiles-dir"),
-                            target=_opt(argv, "--target") or _opt(argv, "-t"), select=None, vars=_opt(argv, "--vars"))
+                            target=_opt(argv, "--target") or _opt(argv, "-t"), vars=_opt(argv, "--vars"))
     started = time.time()
-    project, views, errors = _load(ns)
+    project = _parse(ns)
+    names, which = _views_the_command_runs(ns, argv, project)
+    _, errors = validate(project, set(names))
     n_err = _print_violations(errors)
+    counted = f"{len(names)} of {len(project.dimension_views())} dimension view(s) validated ({which})"
     if n_err:
-        print(f"pdelta run: {n_err} validation error(s); dbt was not run")
+        print(f"pdelta run: {n_err} validation error(s); {counted}; dbt was not run")
         return 1
-    print(f"pdelta run: {len(views)} dimension view(s) valid ({time.time() - started:.1f}s); dbt {' '.join(argv)}", flush=True)
+    print(f"pdelta run: {counted}, all valid ({time.time() - started:.1f}s); dbt {' '.join(argv)}", flush=True)
     quiet_pyspark_logging()
     res = dbtRunner().invoke(argv)
     print(f"pdelta run: dbt {argv[0]} {'succeeded' if res.success else 'FAILED'} in {time.time() - started:.0f}s")
@@ -438,7 +607,11 @@ def main(argv: list[str] | None = None) -> int:
     gen.set_defaults(func=cmd_gen_macros)
     val = sub.add_parser("validate", help="check every dimension view (static; --live: also the data)")
     _common(val)
-    val.add_argument("--select", "-s", nargs="+", help="only these dimension-view models")
+    val.add_argument("--select", "-s", nargs="+", metavar="SELECTOR",
+                     help="only the dimension views these dbt selectors pick (a name, tag:x, +model, path:models/x…)")
+    val.add_argument("--exclude", nargs="+", metavar="SELECTOR", help="leave out the models these dbt selectors pick")
+    val.add_argument("--selector", help="a selector of the project's selectors.yml")
+    val.add_argument("--state", help="dbt's state folder, for state: selectors")
     val.add_argument("--format", choices=["text", "json"], default="text")
     val.add_argument("--live", action="store_true", help="also check keys, orphans and pending change feeds in the warehouse")
     val.add_argument("--sample", type=float, help="live state checks on a PCT percent sample (bounded cost)")
@@ -455,7 +628,8 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")
     exp_.set_defaults(func=cmd_explain)
-    sub.add_parser("run", help="validate, then run dbt with the given arguments (pdelta run build --target local)")
+    sub.add_parser("run", help="validate the dimension views the dbt command runs, then run it "
+                               "(pdelta run build --target local --select +dim_customer)")
     args = parser.parse_args(argv)
     return args.func(args)
 

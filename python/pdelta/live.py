@@ -79,7 +79,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from . import contract
 from .algebra import SIX_SETS
@@ -514,26 +514,33 @@ class _Check:
 
 
 def check_view_live(view: View, inputs: dict[str, InputRelations], batches: str | None, ex: Executor,
-                    sample_pct: float | None = None) -> LiveReport:
+                    sample_pct: float | None = None, progress: Callable[[str], None] | None = None) -> LiveReport:
     """Check the states and pending change-feed rows of `view`'s inputs (see the module doc).
 
     inputs:     alias -> quoted state and change-feed relation names
     batches:    the view's batch log `<view>__pdelta_batches` (quoted), or None if never built
     sample_pct: sample each state scan with TABLESAMPLE (n PERCENT); pending feed rows are
                 always checked in full
+    progress:   called with a line naming each step (its queries) as it starts
     """
     missing = [a for a in view.order if a not in inputs]
     if missing:
         raise ValueError(f"check_view_live({view.model}): no relations given for alias(es) {missing}")
+    say = progress or (lambda _step: None)
     c = _Check(view, inputs, ex, sample_pct)
+    if batches is not None:
+        say(f"the watermarks in the batch log {batches}")
     consumed = c.watermarks(batches)
     for alias in view.order:
+        say(f"`{alias}`: the key of state {inputs[alias].state} (unique, not null)")
         c.check_state(alias)
     for alias in view.order:
         if view.relations[alias].join_to is not None:
+            say(f"`{alias}`: join types and foreign-key orphans of {view.relations[alias].join_to} -> {alias}")
             c.check_join_types(alias)
             c.check_orphans(alias)
     for alias in view.order:
+        say(f"`{alias}`: the pending rows of change feed {inputs[alias].changes} (the feed contract)")
         wm = consumed.get(alias)
         if c.stats["batch_log"] == "present" and alias not in consumed:
             c.add("live-watermark-missing", f"batch log {batches} has no row for input `{alias}`: the next "

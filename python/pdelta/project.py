@@ -50,6 +50,38 @@ def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: 
     return res.result
 
 
+class SelectionError(RuntimeError):
+    pass
+
+
+def selected_models(project_dir: Path, profiles_dir: Path | None, target: str | None, project_vars: dict | None,
+                    selection: list[str], target_path: Path | None = None) -> set[str]:
+    """The unique ids of the models dbt selects with `selection` (its --select, --exclude,
+    --selector, --state, --resource-type flags), resolved by `dbt ls` itself. Its parse is dbt's
+    ordinary one, not parse_manifest's: under `pdelta_validate` a dimension view registers no
+    dependencies, so `+view` or `state+` would miss them. Raises SelectionError when dbt cannot
+    parse the project or refuses the selection."""
+    from dbt.cli.main import dbtRunner
+
+    args = ["ls", "--project-dir", str(project_dir), "--output", "json", "--output-keys", "unique_id", "resource_type",
+            "--log-level", "none", *selection]  # ls prints its list even under --quiet; `none` keeps stdout ours
+    if not any(a.startswith(("--resource-type", "--exclude-resource-type")) for a in selection):
+        args += ["--resource-type", "model"]
+    if project_vars:
+        args += ["--vars", json.dumps(project_vars)]
+    if profiles_dir:
+        args += ["--profiles-dir", str(profiles_dir)]
+    if target:
+        args += ["--target", target]
+    if target_path:
+        args += ["--target-path", str(target_path)]
+    res = dbtRunner().invoke(args)
+    if not res.success:
+        raise SelectionError(str(res.exception or "dbt ls failed"))
+    rows = [json.loads(line) for line in res.result or []]
+    return {r["unique_id"] for r in rows if r.get("resource_type") == "model"}
+
+
 @dataclass
 class Node:
     """A relation a declaration names: a model, seed, snapshot, source or a view's feed."""
