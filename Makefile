@@ -14,7 +14,7 @@ demo: setup ## build the paper's running example on the embedded Spark session a
 test: setup ## everything: pytest, dbt build on the local session, a Thrift Server and a Spark cluster
 	@bash scripts/test.sh
 
-test-fast: setup ## the tests that start no Spark (algebra, declarations, validate, options, docs), <1 min
+test-fast: setup ## the tests that start no Spark (algebra, declarations, validate, options, docs, CLI), ~1.5 min
 	@source scripts/env.sh && PDELTA_NO_SPARK=1 python -m pytest tests -m "not spark" -q -p no:cacheprovider --durations=3
 
 test-deep: setup ## the test suite with the deep randomized mode (2,000+ scenarios)
