@@ -21,7 +21,9 @@ VIEWS = ("paper_d", "paper_d_diff")
 # timings written by hand before the refresh: paper_d's make a rebuild (0.5 s) faster than a
 # refresh (100 s, whatever it reaches); paper_d_diff's the opposite
 FAVOUR_REBUILD = {"v": 1, "refresh": [[1, 100.0], [2, 100.0]], "rebuild": [[None, 0.5]]}
-FAVOUR_REFRESH = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
+FAVOUR_REFRESH = {"v": 1, "refresh": [[1, 0.5], [2, 0.5]], "rebuild": [[None, 100.0]]}
+# one refresh size timed: the learned model extrapolates from the rebuild's cost per view row
+ONE_REFRESH_SIZE = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
 
 
 @pytest.fixture(scope="module")
@@ -69,14 +71,22 @@ def paper(tmp_path_factory):
         dbt("seed", "--select", "path:seeds/paper", "--full-refresh", stage="old")
         dbt("run", "--full-refresh", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", stage="old")
         out["after_build"] = {v: costs(v) for v in VIEWS}
-        for view, timings in zip(VIEWS, (FAVOUR_REBUILD, FAVOUR_REFRESH)):
+        def set_costs(view: str, timings: dict) -> None:
             spark.sql(f"alter table {SCHEMA}.{view}__pdelta_batches set tblproperties "
                       f"('pdelta.costs' = '{json.dumps(timings)}')")
+
+        def explain(view: str) -> dict:
+            return explain_next_refresh(project, ROOT, "local", view, extra_args=[
+                "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
+                "--target-path", str(work / "target")])
+
         # the upstream models take the paper's new state; then explain, then refresh the views
         dbt("run", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", "--exclude", *VIEWS, stage="new")
-        out["explained"] = {v: explain_next_refresh(project, ROOT, "local", v, extra_args=[
-            "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
-            "--target-path", str(work / "target")]) for v in VIEWS}
+        set_costs("paper_d_diff", ONE_REFRESH_SIZE)
+        out["one_refresh_size"] = explain("paper_d_diff")
+        for view, timings in zip(VIEWS, (FAVOUR_REBUILD, FAVOUR_REFRESH)):
+            set_costs(view, timings)
+        out["explained"] = {v: explain(v) for v in VIEWS}
         sent.clear()
         dbt("run", "--select", *VIEWS, stage="new")
         out["refresh_statements"] = {v: [sql for model, sql in sent if model == v] for v in VIEWS}
@@ -143,14 +153,15 @@ def test_explain_predicts_the_choice(paper):
 
 @pytest.mark.spark
 def test_one_timed_refresh_predicts_a_larger_one_from_the_rebuilds_cost_per_row(paper):
-    """paper_d_diff has one refresh timed (1 row reached, 0.5 s) and a rebuild (100 s): a refresh
-    reaching more rows is predicted as 0.5 s plus the rebuild's cost per view row for each row
-    beyond the one (up to the view's rows), not as 0.5 s scaled proportionally"""
-    choice = paper["explained"]["paper_d_diff"]["cost_choice"]
+    """paper_d_diff with one refresh timed (1 row reached, 0.5 s) and a rebuild (100 s): a refresh
+    reaching more rows is predicted as 0.5 s plus 6 times (refresh_cost_per_row_factor) the
+    rebuild's cost per view row for each row beyond the one, up to the view's rows, not as 0.5 s
+    scaled proportionally; reaching most of the paper's three rows, that is dearer than the rebuild"""
+    choice = paper["one_refresh_size"]["cost_choice"]
     beyond = min(choice["reached"], choice["view_rows"]) - 1
     assert beyond > 0, choice
-    assert choice["predicted"]["refresh"] == pytest.approx(0.5 + 100.0 / choice["view_rows"] * beyond), choice
-    assert choice["predicted"]["refresh"] < choice["predicted"]["rebuild"] and choice["mode"] == "refresh", choice
+    assert choice["predicted"]["refresh"] == pytest.approx(0.5 + 6 * 100.0 / choice["view_rows"] * beyond), choice
+    assert choice["predicted"]["refresh"] > choice["predicted"]["rebuild"] and choice["mode"] == "rebuild", choice
 
 
 def test_without_timings_the_view_refreshes():

@@ -146,13 +146,18 @@
                (a rebuild is one pass over the states);
       refresh  a + b · reached, fitted by least squares (a, b ≥ 0) when the refreshes reached at
                least two different row counts — a is the fixed cost, b the cost per row reached;
-               with one count x, its mean time s plus, beyond x, what the predicted rebuild
-               costs per view row (s + rebuild / view rows · (min(reached, view rows) − x)): a
-               refresh is taken to cost at least its fixed cost, and per row reached what a
-               rebuild does, until two sizes of refresh give the fit. (Scaling s proportionally
-               took all of it for cost per row: after one small refresh every larger one looked
-               dearer than a rebuild, at 10M rows as at 1M.) Without a rebuild timed, s scaled
-               proportionally beyond x.
+               with one count x, its mean time s plus, beyond x, k times what the predicted
+               rebuild costs per view row (s + k · rebuild / view rows · (min(reached, view rows)
+               − x)): a refresh is taken to cost at least its fixed cost, and per row reached k
+               times what a rebuild does, until two sizes of refresh give the fit. k = 6
+               (refresh_cost_per_row_factor): a refresh passes each row it reaches through
+               several statements (the stage's joins, the view's delete and insert, the feed's
+               before-image), a rebuild through one; `make bench` measured 5.5 at 1M (50 %: 21.8
+               s against a 2.7 s rebuild) and ~8 at 10M (10 %: 61 s against 20.8 s). With k = 1
+               one refresh at 0.01 % made a refresh at 10 % of 10M rows look faster than the
+               rebuild (15 s predicted, 61 s taken); scaling s proportionally made every refresh
+               larger than the first look dearer than a rebuild, at 10M rows as at 1M. Without a
+               rebuild timed, s scaled proportionally beyond x.
     Either is none until timed once. -#}
 {% macro learned_cost_prediction(costs, reached, view_rows) %}
   {%- set rebuilds = (costs.get('rebuild') or [])[-3:] -%}
@@ -186,13 +191,20 @@
     {%- else -%}
       {%- if out['rebuild'] is not none and view_rows -%}
         {%- set beyond = [([reached, view_rows] | min) - mean_x, 0] | max -%}
-        {%- do out.update({'refresh': mean_s + out['rebuild'] / view_rows * beyond}) -%}
+        {%- set per_row = pdelta.refresh_cost_per_row_factor() * out['rebuild'] / view_rows -%}
+        {%- do out.update({'refresh': mean_s + per_row * beyond}) -%}
       {%- else -%}
         {%- do out.update({'refresh': mean_s * ([1.0, reached / mean_x] | max) if mean_x > 0 else mean_s}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- How many times a rebuild's cost per view row a refresh costs per row it reaches, for the
+    learned model's prediction from one timed refresh size (learned_cost_prediction). -#}
+{% macro refresh_cost_per_row_factor() %}
+  {{ return(6) }}
 {% endmacro %}
 
 {#- `costs` with one more timed run of `kind` ('refresh': [rows reached, seconds]; 'rebuild':
