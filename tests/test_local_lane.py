@@ -47,6 +47,7 @@ def lane_commands(target: str) -> list[str]:
     return [
         f"seed {t} --full-refresh",
         f"run-operation occupy_with_view {t} --args '{{model_name: paper_d_diff}}'",
+        f"run-operation occupy_with_view {t} --args '{{model_name: paper_cust_mirror}}'",
         f"run {t} --full-refresh --vars '{{paper_stage: old}}'",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_d_diff}}'",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_cust_mirror}}'",
