@@ -24,8 +24,10 @@ start() {
   local port=${PDELTA_THRIFT_PORT:-$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
   # a port something already listens on would pass the readiness check below through that other
   # server, and everything meant for this one would go there
-  if .venv/bin/python -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' "$port" 2>/dev/null; then
-    echo "[thrift] port $port is taken by another process (PDELTA_THRIFT_PORT=$port?): not starting a second server on it" >&2
+  if .venv/bin/python -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' \
+      "$port" 2>/dev/null; then
+    echo "[thrift] port $port is taken by another process (PDELTA_THRIFT_PORT=$port?):" \
+      "not starting a second server on it" >&2
     exit 1
   fi
   echo "[thrift] starting Spark Thrift Server with Delta on 127.0.0.1:$port (log: $STATE/server.log)"

@@ -108,7 +108,8 @@ def write_project(root: Path) -> None:
     (models / "_contracts.yml").write_text(CONTRACT_YML)
     # the catalog stand-in for grants (open-source Spark has no GRANT), as a user project's own macros
     (root / "macros").mkdir(exist_ok=True)
-    shutil.copy(ROOT / "integration_tests" / "macros" / "ops" / "grants_double.sql", root / "macros" / "grants_double.sql")
+    grants_double = ROOT / "integration_tests" / "macros" / "ops" / "grants_double.sql"
+    shutil.copy(grants_double, root / "macros" / "grants_double.sql")
 
 
 class It:
