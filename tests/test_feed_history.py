@@ -15,6 +15,9 @@ Delta feeds the test appends to as a replicating tool would (blind appends), wit
   3. the feed dropped and created again with one consumed row changed, appended to until its
      versions pass the recorded one: the recorded commit's time differs, so the scan reads the
      whole feed and every model stops on feed-rewritten (blind appends alone would have hidden it).
+Between 2 and 3, a rebuild the cost model chose (it hashes no feed row; its position says which
+rows it left unhashed), refreshes after it, a row only it covered edited in place (the view
+refreshes, the mirror stops) and a row a refresh applied after it edited in place (both stop).
 """
 from __future__ import annotations
 
@@ -119,9 +122,9 @@ def history(tmp_path_factory):
     def version(table: str) -> int:
         return spark.sql(f"describe history {SCHEMA}.{table} limit 1").collect()[0]["version"]
 
-    def dbt_run() -> Run:
+    def dbt_run(*args: str) -> Run:
         sent.clear()
-        res = runner.invoke(["run", "--project-dir", str(project), "--profiles-dir", str(ROOT)])
+        res = runner.invoke(["run", *args, "--project-dir", str(project), "--profiles-dir", str(ROOT)])
         assert res.result is not None, res.exception
         scans = {m: [sql for node, sql in sent if node == m and "max(seq_max)" in sql] for m in MODELS}
         return Run({r.node.name: (str(r.status), str(r.message or "")) for r in res.result},
@@ -134,6 +137,15 @@ def history(tmp_path_factory):
 
     def expected() -> dict:
         return {VIEW: world.view(), MIRROR: world.mirror()}
+
+    def position(alias: str) -> dict:
+        """the feed position the view's batch log recorded last for `alias`"""
+        return json.loads(spark.sql(f"select `feed_position` from {SCHEMA}.{VIEW}__pdelta_batches "
+                                    f"where `input` = '{alias}' order by `batch_id` desc limit 1").collect()[0][0])
+
+    def consumed(alias: str) -> int:
+        return spark.sql(f"select max(`hi`) from {SCHEMA}.{VIEW}__pdelta_batches where `input` = '{alias}'"
+                         ).collect()[0][0]
 
     out = {}
     try:
@@ -158,6 +170,40 @@ def history(tmp_path_factory):
         publish(world.step())
         out["after_delete"] = dbt_run()
         out["after_delete_rows"], out["after_delete_expected"] = rows(), expected()
+        # 4: a rebuild the cost model chose (ratio 0: whatever is pending), which hashes no feed
+        # row, then refreshes whose scans leave the rows it covered out of the hash sums
+        publish(world.step())
+        out["rebuilt"] = dbt_run("--vars", json.dumps({"pdelta_rebuild_ratio": 0}))
+        out["rebuilt_rows"], out["rebuilt_expected"] = rows(), expected()
+        out["rebuilt_position"] = position("buyer")
+        out["rebuilt_log"] = [tuple(r) for r in spark.sql(
+            f"select `batch_id`, `mode` from {SCHEMA}.{VIEW}__pdelta_batches where `mode` <> 'full-started' "
+            "order by `batch_id`").collect()]
+        publish(world.step())
+        out["after_rebuild"] = dbt_run()
+        out["after_rebuild_rows"], out["after_rebuild_expected"] = rows(), expected()
+        out["after_rebuild_position"] = position("buyer")
+        # a row only the rebuild covered, edited in place (a commit that is no append: the whole
+        # feed is read): the view refreshes, the mirror (whose state came from that row) stops
+        unhashed = out["rebuilt_position"]["unhashed"]
+        feed = f"{SCHEMA}.{feed_name(CASE, 'c')}"
+        def edit(lo: int, hi: int) -> None:
+            """one row with a sequence in (lo, hi] gets another name, in place (an UPDATE commit)"""
+            seq = spark.sql(f"select min(`_pdelta_seq`) from {feed} where name is not null "
+                            f"and `_pdelta_seq` > {int(lo)} and `_pdelta_seq` <= {int(hi)}").collect()[0][0]
+            assert seq is not None, (lo, hi)
+            spark.sql(f"update {feed} set name = concat(name, '~') where name is not null and `_pdelta_seq` = {seq}")
+
+        restore_edit = f"update {feed} set name = left(name, length(name) - 1) where name like '%~'"
+        publish(world.step())
+        edit(unhashed["after"], unhashed["through"])
+        out["covered_edited"] = dbt_run()
+        out["covered_edited_rows"], out["covered_edited_expected"] = rows(), expected()
+        spark.sql(restore_edit)
+        # a row a refresh applied after the rebuild, edited in place: every model stops
+        edit(unhashed["through"], consumed("buyer"))
+        out["applied_edited"] = dbt_run()
+        spark.sql(restore_edit)
         # 3: the feed dropped and created again with a consumed row changed, then appended to
         # until its versions pass the one the batch log recorded
         feed = f"{SCHEMA}.{feed_name(CASE, 'c')}"
@@ -241,8 +287,45 @@ def test_a_commit_that_is_no_append_makes_the_scan_read_the_whole_feed(history):
 
 
 @pytest.mark.spark
+def test_a_rebuild_the_cost_model_chose_hashes_no_feed_row(history):
+    """The rebuild's scan reads the feeds' sequences only (no row hashed, no row check) and its
+    position records the rows it covered as unhashed, from the watermark before it to its bound;
+    the next refresh (through the history) and the one after a commit that is no append (the
+    whole feed read, those rows left out of the sum) apply their batches: no false stop, and the
+    view equals recomputation after each"""
+    run = history["rebuilt"]
+    assert all(status == "success" for status, _ in run.results.values()), run.results
+    assert history["rebuilt_log"][-1][1] == "full", history["rebuilt_log"]
+    scan = run.scans[VIEW]
+    assert "xxhash64" not in scan and "count_if(c1)" not in scan, scan
+    assert "xxhash64" in run.scans[MIRROR], run.scans[MIRROR]  # the mirror refreshed, checks and all
+    position, after = history["rebuilt_position"], history["after_rebuild_position"]
+    unhashed = position["unhashed"]
+    assert unhashed["after"] < unhashed["through"] and position["sum"] == unhashed["sum"], position
+    assert after["unhashed"] == unhashed and after["rows"] > position["rows"], (position, after)
+    assert after["sum"] != position["sum"], "the rows the refresh applied are in the hash sum"
+    for step in ("rebuilt", "after_rebuild", "covered_edited"):
+        assert history[f"{step}_rows"][VIEW] == history[f"{step}_expected"][VIEW], step
+    assert _read(history["after_rebuild"].scans[VIEW]) == {"buyer": "history", "place": "history"}
+    assert "xxhash64" in history["after_rebuild"].scans[VIEW]
+
+
+@pytest.mark.spark
+def test_after_a_rebuild_a_row_it_covered_is_counted_and_a_row_a_refresh_applied_is_hashed(history):
+    """A row only the rebuild covered, edited in place: the view (which took nothing from it)
+    refreshes, reading the whole feed; the mirror, whose state came from it, stops on
+    feed-rewritten. A row a refresh applied after the rebuild, edited in place: both stop."""
+    run = history["covered_edited"]
+    assert run.results[VIEW][0] == "success", run.results
+    assert _read(run.scans[VIEW])["buyer"] == "whole", run.scans[VIEW]
+    status, message = run.results[MIRROR]
+    assert status == "error" and "feed-rewritten" in message, run.results
+    _assert_stopped(history["applied_edited"], "feed-rewritten", run)
+
+
+@pytest.mark.spark
 def test_a_feed_created_again_is_not_taken_for_the_recorded_one(history):
     run = history["recreated"]
-    _assert_stopped(run, "feed-rewritten", history["after_delete"])
+    _assert_stopped(run, "feed-rewritten", history["covered_edited"])
     assert _read(run.scans[VIEW]) == {"buyer": "whole", "place": "history"}, run.scans[VIEW]
     assert _read(run.scans[MIRROR]) == {"changes": "whole"}, run.scans[MIRROR]

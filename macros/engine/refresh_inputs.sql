@@ -56,11 +56,12 @@
 
 {#- The users' feeds of freeze_inputs' result (the inputs with a `scan`), in one statement
     (feed_scans), into the inputs: bounds, positions and, with check_rows, the feed contract's
-    checks of the rows the refresh consumes (a rebuild reads no feed row: bounds only). -#}
-{% macro scan_inputs(inputs, check_rows=true) %}
+    checks of the rows the refresh consumes (a rebuild reads no feed row: bounds only; the cost
+    model's rebuild, hash_rows false, hashes none either). -#}
+{% macro scan_inputs(inputs, check_rows=true, hash_rows=true) %}
   {%- set scans = [] -%}
   {%- for alias, inp in inputs.items() if inp.get('scan') -%}{%- do scans.append(inp['scan']) -%}{%- endfor -%}
-  {%- for alias, found in pdelta.feed_scans(scans, check_rows).items() -%}
+  {%- for alias, found in pdelta.feed_scans(scans, check_rows, hash_rows).items() -%}
     {#- a mirror's bound stays its own, even where the mirror has none yet -#}
     {%- if inputs[alias]['bound_by'] == 'mirror' -%}{%- do found.pop('hi') -%}{%- endif -%}
     {%- do inputs[alias].update(found) -%}

@@ -109,7 +109,7 @@
       {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'])
                        if cost_model_on else {'mode': 'refresh'} -%}
       {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
-      {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild) -%}
+      {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild, hash_rows=not plain_rebuild) -%}
       {%- for alias in view['order'] -%}
         {%- set inp = inputs[alias] -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
