@@ -47,10 +47,6 @@ fi
   echo "[setup] writing profiles.yml from profiles.yml.example"
   cp profiles.yml.example profiles.yml
 }
-# the repository's own dbt project (the demo's and the test lanes') installs pdelta from `../`:
-# dbt deps links it into integration_tests/dbt_packages/
-if [ "$(readlink integration_tests/dbt_packages/pdelta 2>/dev/null)" != "$PWD" ]; then
-  echo "[setup] installing pdelta into integration_tests/ (dbt deps)"
-  ( source scripts/env.sh && cd integration_tests && dbt deps --quiet )
-fi
+# the repository's own dbt project (the demo's and the test lanes') installs pdelta from `../`
+bash scripts/integration_deps.sh
 echo "[setup] done"

@@ -49,8 +49,7 @@ echo "== [cluster 1/3] the paper's D over the Thrift Server on $PDELTA_SPARK_MAS
 old="--target thrift --target-path target/cluster/old" new="--target thrift --target-path target/cluster/new"
 # the package is installed in integration_tests/ by make setup; dbt deps here only when its link is
 # missing or points at another clone (in make test the local lane reads the link at the same time)
-[ "$(readlink -f integration_tests/dbt_packages/pdelta 2>/dev/null)" = "$PWD" ] \
-  || (cd integration_tests && dbt deps --quiet)
+bash scripts/integration_deps.sh
 (cd integration_tests && PDELTA_SCHEMA=pdelta_cluster python -m pdelta.runner \
   "seed $old --full-refresh --select path:seeds/paper" \
   "run $old --full-refresh --vars '{paper_stage: old}' --select $paper" \

@@ -32,7 +32,8 @@ def use_local_target(local_dir: Path, schema: str) -> Callable[[], None]:
 def integration_deps() -> Path:
     """integration_tests/ with this repository installed as its package pdelta (`dbt deps`: a link
     in its dbt_packages/, made when missing or pointing elsewhere, e.g. at another clone; make
-    setup makes it too). Returns the project folder."""
+    setup and the cluster lane make it with scripts/integration_deps.sh, the same check in the
+    shell). Returns the project folder."""
     installed = INTEGRATION / "dbt_packages" / "pdelta"
     if not (installed.is_symlink() and installed.resolve() == ROOT):
         from dbt.cli.main import dbtRunner

@@ -10,11 +10,7 @@
 
 {% macro default__create_target_statements(target, select_sql, key, opts) %}
   {%- set q = adapter.quote -%}
-  {#- dbt's relation cache knows what is at the name (listed at the start of the run) -#}
-  {%- set existing = adapter.get_relation(database=target.database, schema=target.schema,
-                                          identifier=target.identifier) -%}
-  {%- set drop_view = [{'name': 'drop_view', 'sql': 'drop view if exists ' ~ target}]
-        if existing is not none and existing.is_view else [] -%}
+  {%- set drop_view = pdelta.drop_view_at_target(target) -%}
   {%- set keys = [] -%}{%- for k in key -%}{%- do keys.append(q(k)) -%}{%- endfor -%}
   {%- if opts['merge'] -%}
     {%- set sql -%}

@@ -141,13 +141,10 @@
                                          ~ max_rows ~ ', quarantine_max_fraction ' ~ max_frac ~ '); the batch is not committed. See ' ~ quarantine) }}
     {%- endif -%}
     {%- if full -%}
-      {#- a view at the name (a model that was a dbt `view`): no table statement replaces one -#}
-      {%- set existing = adapter.get_relation(database=target.database, schema=target.schema,
-                                              identifier=target.identifier) -%}
-      {%- if existing is not none and existing.is_view -%}
-        {%- call statement('drop_view') -%}drop view if exists {{ target }}{%- endcall -%}
-        {%- do adapter.cache_dropped(existing) -%}
-      {%- endif -%}
+      {%- for st in pdelta.drop_view_at_target(target) -%}
+        {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+        {%- do adapter.cache_dropped(st['relation']) -%}
+      {%- endfor -%}
       {%- call statement('main') -%}
         {{ pdelta.create_table_verb(target) }} {{ target }} using delta as
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
