@@ -187,6 +187,7 @@ def history(tmp_path_factory):
         # feed is read): the view refreshes, the mirror (whose state came from that row) stops
         unhashed = out["rebuilt_position"]["unhashed"]
         feed = f"{SCHEMA}.{feed_name(CASE, 'c')}"
+
         def edit(lo: int, hi: int) -> None:
             """one row with a sequence in (lo, hi] gets another name, in place (an UPDATE commit)"""
             seq = spark.sql(f"select min(`_pdelta_seq`) from {feed} where name is not null "
@@ -206,7 +207,6 @@ def history(tmp_path_factory):
         spark.sql(restore_edit)
         # 3: the feed dropped and created again with a consumed row changed, then appended to
         # until its versions pass the one the batch log recorded
-        feed = f"{SCHEMA}.{feed_name(CASE, 'c')}"
         recorded = version(feed_name(CASE, "c"))
         kept = spark.sql(f"select * from {feed}").collect()
         spark.sql(f"drop table {feed}")

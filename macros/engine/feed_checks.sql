@@ -144,41 +144,6 @@
     {%- do appended.update({sc['alias']: (prior['sum'] | int) if appended_only else none}) -%}
     {%- if history is not none -%}{%- do history.update({'appended_only': appended_only}) -%}{%- endif -%}
     {%- do hits.update({sc['alias']: {}}) -%}
-    {%- set flags = [] -%}
-    {%- for check in row_checks[sc['alias']] -%}
-      {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
-      {%- do hits[sc['alias']].update({check['rule']: hit}) -%}
-      {%- do flags.append('coalesce(' ~ hit ~ ', false) as c' ~ loop.index) -%}
-    {%- endfor -%}
-    {%- for i in range(flags | length, width) -%}{%- do flags.append('false as c' ~ (i + 1)) -%}{%- endfor -%}
-    {%- set key_nn = [] -%}{%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
-    {#- the rows `feed-disjoint` groups by (key, sequence); its examples read the same rows -#}
-    {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') if check_rows else 'false' -%}
-    {%- if check_rows -%}{%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}{%- endif -%}
-    {#- keys as text, so that feeds with keys of other types and widths share one grouping; a cast
-        to string keeps every value of the types a key has (numbers, text, dates, timestamps) -#}
-    {%- set key_text = [] -%}
-    {%- for k in sc['key'] -%}{%- do key_text.append('cast(f.' ~ q(k) ~ ' as string)') -%}{%- endfor -%}
-    {%- set cols = sc['key'] + sc['attrs'] -%}
-    {%- set feed_types = [] -%}{%- set state_types = [] -%}
-    {%- for c in cols -%}
-      {%- do feed_types.append('typeof(f.' ~ q(c) ~ ')') -%}
-      {%- do state_types.append('typeof(s.`_pdelta_s' ~ loop.index ~ '`)') -%}
-    {%- endfor -%}
-    {#- the state joins as an empty relation, only for its column types, which Spark folds away
-        without reading it -#}
-    {%- set state_join -%}
-      {%- if sc['state'] is not none %}
-        left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{{ ', ' if not loop.last }}
-                          {%- endfor %} from {{ sc['state'] }} where false) as s on false
-      {%- endif -%}
-    {%- endset -%}
-    {%- set types -%}
-      to_json(array({{ feed_types | join(', ') }})) as tf,
-             {% if sc['state'] is none %}cast(null as string)
-             {%- else %}to_json(array({{ state_types | join(', ') }})){% endif %} as ts,
-             typeof(f.`_pdelta_before`) as tb
-    {%- endset -%}
     {%- if not check_rows -%}
       {#- bounds and positions only: each feed (each of its two reads) aggregated on its own, no
           column but the sequence (and the hash) read, no grouping by (key, sequence) and no
@@ -202,27 +167,63 @@
       {%- endset -%}
       {%- do parts.append(flat) -%}
     {%- else -%}
-    {%- set part -%}
-      select {{ pdelta.sql_literal(sc['alias']) }} as a, f.`_pdelta_seq` as seq, {{ bound }} as in_bound,
-             {{ at_or_below_lo }} as at_lo,
-             {{ row_hash }} as h,
-             case when {{ grouped_rows }} then array({{ key_text | join(', ') }}) end as gk,
-             case when {{ grouped_rows }} then f.`_pdelta_seq` end as gs,
-             {{ flags | join(', ') ~ ',' if flags }}
-             {{ types }}
-      from {{ source }} as f{{ state_join }}
-      {%- if appended_only %}
-      where {{ pending }}
-      union all
-      select {{ pdelta.sql_literal(sc['alias']) }}, f.`_pdelta_seq`, {{ bound }}, {{ at_or_below_lo }},
-             cast(null as bigint), cast(null as array<string>), cast(null as bigint),
-             {% for _ in range(width) %}false, {% endfor %}
-             {{ types }}
-      from {{ source }} as f{{ state_join }}
-      where not {{ pending }}
-      {%- endif %}
-    {%- endset -%}
-    {%- do parts.append(part) -%}
+      {%- set flags = [] -%}
+      {%- for check in row_checks[sc['alias']] -%}
+        {%- set hit = pending ~ ' and (' ~ check['condition'] ~ ')' -%}
+        {%- do hits[sc['alias']].update({check['rule']: hit}) -%}
+        {%- do flags.append('coalesce(' ~ hit ~ ', false) as c' ~ loop.index) -%}
+      {%- endfor -%}
+      {%- for i in range(flags | length, width) -%}{%- do flags.append('false as c' ~ (i + 1)) -%}{%- endfor -%}
+      {%- set key_nn = [] -%}
+      {%- for k in sc['key'] -%}{%- do key_nn.append('f.' ~ q(k) ~ ' is not null') -%}{%- endfor -%}
+      {#- the rows `feed-disjoint` groups by (key, sequence); its examples read the same rows -#}
+      {%- set grouped_rows = pending ~ ' and ' ~ key_nn | join(' and ') -%}
+      {%- do hits[sc['alias']].update({'feed-disjoint': grouped_rows}) -%}
+      {#- keys as text, so that feeds with keys of other types and widths share one grouping; a cast
+          to string keeps every value of the types a key has (numbers, text, dates, timestamps) -#}
+      {%- set key_text = [] -%}
+      {%- for k in sc['key'] -%}{%- do key_text.append('cast(f.' ~ q(k) ~ ' as string)') -%}{%- endfor -%}
+      {%- set cols = sc['key'] + sc['attrs'] -%}
+      {%- set feed_types = [] -%}{%- set state_types = [] -%}
+      {%- for c in cols -%}
+        {%- do feed_types.append('typeof(f.' ~ q(c) ~ ')') -%}
+        {%- do state_types.append('typeof(s.`_pdelta_s' ~ loop.index ~ '`)') -%}
+      {%- endfor -%}
+      {#- the state joins as an empty relation, only for its column types, which Spark folds away
+          without reading it -#}
+      {%- set state_join -%}
+        {%- if sc['state'] is not none %}
+          left join (select {% for c in cols %}{{ q(c) }} as `_pdelta_s{{ loop.index }}`{{ ', ' if not loop.last }}
+                            {%- endfor %} from {{ sc['state'] }} where false) as s on false
+        {%- endif -%}
+      {%- endset -%}
+      {%- set types -%}
+        to_json(array({{ feed_types | join(', ') }})) as tf,
+               {% if sc['state'] is none %}cast(null as string)
+               {%- else %}to_json(array({{ state_types | join(', ') }})){% endif %} as ts,
+               typeof(f.`_pdelta_before`) as tb
+      {%- endset -%}
+      {%- set part -%}
+        select {{ pdelta.sql_literal(sc['alias']) }} as a, f.`_pdelta_seq` as seq, {{ bound }} as in_bound,
+               {{ at_or_below_lo }} as at_lo,
+               {{ row_hash }} as h,
+               case when {{ grouped_rows }} then array({{ key_text | join(', ') }}) end as gk,
+               case when {{ grouped_rows }} then f.`_pdelta_seq` end as gs,
+               {{ flags | join(', ') ~ ',' if flags }}
+               {{ types }}
+        from {{ source }} as f{{ state_join }}
+        {%- if appended_only %}
+        where {{ pending }}
+        union all
+        select {{ pdelta.sql_literal(sc['alias']) }}, f.`_pdelta_seq`, {{ bound }}, {{ at_or_below_lo }},
+               cast(null as bigint), cast(null as array<string>), cast(null as bigint),
+               {% for _ in range(width) %}false, {% endfor %}
+               {{ types }}
+        from {{ source }} as f{{ state_join }}
+        where not {{ pending }}
+        {%- endif %}
+      {%- endset -%}
+      {%- do parts.append(part) -%}
     {%- endif -%}
   {%- endfor -%}
   {#- one aggregation for every feed: per (feed, key, sequence) group of pending rows, then per
@@ -368,7 +369,7 @@
     {%- set below = {'after': none, 'sum': 0, 'through': hi} -%}
   {%- endif -%}
   {%- do position.update({'sum': below['sum']}) -%}
-  {%- if below['through'] is not none and (below['after'] is none or below['through'] | int > below['after']) -%}
+  {%- if below['after'] is none or below['through'] | int > below['after'] -%}
     {%- do position.update({'unhashed': {'after': below['after'], 'through': below['through'] | int,
                                          'sum': below['sum']}}) -%}
   {%- endif -%}
