@@ -50,12 +50,20 @@ def paper(tmp_path_factory):
 
     runner = dbtRunner(callbacks=[on_event])
 
+    # the stage kept in Delta (Databricks' format, a Spark project's choice): refreshed and
+    # checked against the paper's figure here, while the other lanes use Spark's parquet stage.
+    # Every command of a stage passes the same vars, each set with a target folder of its own: dbt
+    # parses the project in full whenever the vars differ from its saved manifest's (~15 s here
+    # with the other streams running); seven commands alternating four sets did so each time. No
+    # --target either: naming the default target also counts as a change
+    def stage_args(stage: str) -> list[str]:
+        return ["--vars", json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned",
+                                      "pdelta_stage_format": "delta"}),
+                "--target-path", str(work / "target" / stage)]
+
     def dbt(*args: str, stage: str):
-        # the stage kept in Delta (Databricks' format, a Spark project's choice): refreshed and
-        # checked against the paper's figure here, while the other lanes use Spark's parquet stage
-        vars_ = json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned", "pdelta_stage_format": "delta"})
-        res = runner.invoke([*args, "--vars", vars_, "--project-dir", str(project), "--profiles-dir", str(ROOT),
-                             "--target-path", str(work / "target"), "--quiet"])
+        res = runner.invoke([*args, *stage_args(stage), "--project-dir", str(project), "--profiles-dir", str(ROOT),
+                             "--quiet"])
         assert res.success, f"dbt {' '.join(args)}: {res.exception}"
 
     def costs(view: str) -> dict:
@@ -76,9 +84,7 @@ def paper(tmp_path_factory):
                       f"('pdelta.costs' = '{json.dumps(timings)}')")
 
         def explain(view: str) -> dict:
-            return explain_next_refresh(project, ROOT, "local", view, extra_args=[
-                "--vars", json.dumps({"paper_stage": "new", "pdelta_rebuild_ratio": "learned"}),
-                "--target-path", str(work / "target")])
+            return explain_next_refresh(project, ROOT, None, view, extra_args=stage_args("new"))
 
         # the upstream models take the paper's new state; then explain, then refresh the views
         dbt("run", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", "--exclude", *VIEWS, stage="new")
@@ -105,13 +111,12 @@ def paper(tmp_path_factory):
         # the lanes' own check of a stage's format (integration_tests/macros/ops/assert_stage_format.sql)
         check = {"model_name": "paper_d_diff", "expected": "delta"}
         out["stage_is_delta"] = runner.invoke([
-            "run-operation", "assert_stage_format", "--args", json.dumps(check),
-            "--vars", json.dumps({"paper_stage": "new", "pdelta_stage_format": "delta"}), "--project-dir", str(project),
-            "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"]).success
+            "run-operation", "assert_stage_format", "--args", json.dumps(check), *stage_args("new"),
+            "--project-dir", str(project), "--profiles-dir", str(ROOT), "--quiet"]).success
         # the feed a full build creates has the view's types, in both forms
         # (integration_tests/macros/ops/assert_view_feed_definition.sql)
-        defined = runner.invoke(["run-operation", "assert_view_feed_definition", "--project-dir", str(project),
-                                 "--profiles-dir", str(ROOT), "--target-path", str(work / "target"), "--quiet"])
+        defined = runner.invoke(["run-operation", "assert_view_feed_definition", *stage_args("new"),
+                                 "--project-dir", str(project), "--profiles-dir", str(ROOT), "--quiet"])
         out["feed_definition"] = (defined.success, [e for e in errors if "view_feed_definition" in e])
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
     finally:
