@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pdelta.cli import describe_cost_choice, explain_next_refresh
+from pdelta.project import target_folder
 from pdelta.statements import statement_text
 from pdelta_env import integration_deps, use_local_target
 
@@ -52,14 +53,13 @@ def paper(tmp_path_factory):
 
     # the stage kept in Delta (Databricks' format, a Spark project's choice): refreshed and
     # checked against the paper's figure here, while the other lanes use Spark's parquet stage.
-    # Every command of a stage passes the same vars, each set with a target folder of its own: dbt
-    # parses the project in full whenever the vars differ from its saved manifest's (~15 s here
-    # with the other streams running); seven commands alternating four sets did so each time. No
-    # --target either: naming the default target also counts as a change
+    # Every command of a stage passes the same vars, each set with a target folder of its own
+    # (target_folder): dbt parses the project in full whenever the vars differ from its saved
+    # manifest's (~15 s here with the other streams running); seven commands alternating four sets
+    # did so each time. No --target either: naming the default target also counts as a change
     def stage_args(stage: str) -> list[str]:
-        return ["--vars", json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned",
-                                      "pdelta_stage_format": "delta"}),
-                "--target-path", str(work / "target" / stage)]
+        vars_ = json.dumps({"paper_stage": stage, "pdelta_rebuild_ratio": "learned", "pdelta_stage_format": "delta"})
+        return ["--vars", vars_, "--target-path", str(target_folder(work / "target", vars_))]
 
     def dbt(*args: str, stage: str):
         res = runner.invoke([*args, *stage_args(stage), "--project-dir", str(project), "--profiles-dir", str(ROOT),
