@@ -106,6 +106,14 @@ CATALOGUE = {
     "bad_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                  "pdelta_plan='fast') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
                  "pdelta_plan: expected 'diff'"),
+    # python/pdelta/maintainability.py: a joined view cannot insert from itself alone
+    "bad_self_maintainable_claim": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', "
+                                    "pdelta=v, pdelta_self_maintainable=true) }}\n{{ pdelta.dimension_view(v) }}\n",
+                                    "self-maintainable", None, "declared pdelta_self_maintainable but `c` ins: needs "
+                                    "complement (a: its rows and columns the view does not hold)"),
+    "bad_self_maintainable_value": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', "
+                                    "pdelta=v, pdelta_self_maintainable='yes') }}\n{{ pdelta.dimension_view(v) }}\n",
+                                    "config", None, "pdelta_self_maintainable: expected true or false, got yes"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
                       "`union all {{ pdelta.dimension_view(v) }}`"),
 }
@@ -115,6 +123,10 @@ VALID = {
     "good_rules_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                         "pdelta_plan='rules') }}\n{{ pdelta.dimension_view(v) }}\n"),
     "good_composite_join": view(a2=A2),
+    # an SP view: every change of a log-based feed applies from the view alone
+    "good_self_maintainable": ("{%- set v = " + json.dumps({"root": "c", "relations": {"c": C}}) + " -%}\n"
+                               "{{ config(materialized='dimension_view', pdelta=v, pdelta_self_maintainable=true) }}\n"
+                               "{{ pdelta.dimension_view(v) }}\n"),
     "good_capture_feed": view(a={**A, "changes": "addr_capture", "technique": "upsert_feed"}),
     # comments the materialization strips: whole lines of `--`, /* */ anywhere
     "good_commented": body("-- the customers' dimension\n/* built by pdelta */ {{ pdelta.dimension_view(v) }} /* end */\n  -- done"),
@@ -241,6 +253,11 @@ def test_explain_json_and_version(catalogue):
     doc = json.loads(out.getvalue())
     assert doc["valid"] and doc["key"] and doc["order"] == list(doc["relations"]) and "next_refresh" not in doc
     assert doc["relations"]["g"]["feed_can_hold"] == ["ins", "del", "upd"]  # what good_view emits
+    # a new g row may join zone rows the inner join dropped: not self-maintainable
+    assert doc["self_maintainable"] is False
+    verdicts = {(v["relation"], v["change_set"]): v for v in doc["verdicts"]}
+    assert verdicts["g", "ins"]["reads"] == "complement" and verdicts["g", "del"]["reads"] == "view"
+    assert verdicts["z", "del"]["reads"] == "view" and verdicts["z", "ins"]["reads"] == "complement"
     bad = sorted(CATALOGUE)[0]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

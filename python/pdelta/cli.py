@@ -4,7 +4,8 @@
     pdelta explain MODEL                        rule terms, predicted sets, the SQL of the next refresh
     pdelta run [dbt arguments]                  validate the views dbt will run, then `dbt <arguments>`;
                                                 refuses on an error
-    pdelta gen-macros [--check]                 write the Jinja delta model from python/pdelta/algebra.py
+    pdelta gen-macros [--check]                 write the Jinja delta model, the feed contract and the
+                                                self-maintainability rule from the Python package
 """
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, algebra, contract
+from . import __version__, algebra, contract, maintainability
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
 # the algebra's expected table, a seed of the repository's own dbt project (integration_tests/)
 SEED_PATH = Path("integration_tests") / "seeds" / "algebra" / "algebra_expected.csv"
 CONTRACT_PATH = Path("macros") / "engine" / "feed_contract.sql"
+MAINTAINABILITY_PATH = Path("macros") / "engine" / "maintainability_rules.sql"
 # what macros/engine/explain_refresh.sql logs as each step of the dry run starts
 PROGRESS_PREFIX = "pdelta-progress:"
 
@@ -45,7 +47,8 @@ def cmd_gen_macros(args: argparse.Namespace) -> int:
     root = package_root(Path.cwd())
     stale = 0
     for path, text in ((MACRO_PATH, algebra.render_macro()), (SEED_PATH, algebra.render_flag_seed()),
-                       (CONTRACT_PATH, contract.render_macro())):
+                       (CONTRACT_PATH, contract.render_macro()),
+                       (MAINTAINABILITY_PATH, maintainability.render_macro())):
         target = root / path
         if args.check:
             if not target.exists() or target.read_text() != text:
@@ -350,6 +353,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:
         say(f"  cheaper: {h}")
+    found = maintainability.verdicts(view, {name: v.plan for name, v in valid.items()})
+    doc["self_maintainable"] = maintainability.self_maintainable(found)
+    doc["verdicts"] = [v.as_dict() for v in found]
+    say(f"  self-maintainable (every change it can get applies from the view and the change alone): "
+        f"{'yes' if doc['self_maintainable'] else 'no'}")
+    for v in found:
+        needs = f" ({'; '.join(v.needs)})" if v.needs else ""
+        say(f"    {v.alias} {v.change_set}: {v.reads}{needs}: {v.why}")
     rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started))
     if as_json:
         print(json.dumps(doc, default=str))

@@ -14,7 +14,7 @@ from sqlglot import exp
 from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
 from .flags import technique_sets
-from . import contract
+from . import contract, maintainability
 from .options import DEFAULT_PLAN, apply_option_errors, rebuild_option_errors
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
@@ -55,6 +55,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
         if node.name in views:
             errors += check_view(project, views[node.name], views)
             errors += check_options(node, views[node.name])
+            errors += check_self_maintainable(node, views[node.name], views)
     return views, errors
 
 
@@ -69,6 +70,22 @@ def check_options(node, view: View) -> list[Violation]:
     attrs = [o[0] for o in view.output if o[0] not in view.key]
     return [Violation(node.name, "config", m, hint="docs/apply.md and docs/dimension-views.md list the settings")
             for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg) + contract.option_errors(cfg)]
+
+
+def check_self_maintainable(node, view: View, views: dict[str, View]) -> list[Violation]:
+    """a view declared `pdelta_self_maintainable: true` must be: each change set its inputs' feeds
+    can hold applies from the view and the change alone (the dbt test
+    tests/dbt/dimension_views_self_maintainable.sql checks the same claim in `dbt test`)"""
+    claim = node.config.get("pdelta_self_maintainable")
+    if claim is None or claim is False:
+        return []
+    if claim is not True:
+        return [Violation(node.name, "config", f"pdelta_self_maintainable: expected true or false, got {claim}")]
+    found = maintainability.verdicts(view, {name: v.plan for name, v in views.items()})
+    return [Violation(node.name, "self-maintainable", "declared pdelta_self_maintainable but " + line,
+                      hint="`pdelta explain` lists each relation's verdicts; drop the claim or change what the "
+                           "view outputs (keys of joined relations) or how its inputs are captured")
+            for line in maintainability.claim_violations(found)]
 
 
 def check_body(node) -> list[Violation]:

@@ -1,0 +1,204 @@
+"""Self-maintainability verdicts (issue #21, item 1): for each relation of a dimension view and each
+change set its feed can deliver, whether a refresh can apply that change from the view and the
+change alone, or needs part of a complement — rows or columns of other relations the view does
+not hold (Laurent et al., complements for data warehouses) — or a relation's full state.
+
+The conditions are those of Gupta, Jagadish & Mumick as the surveyed paper states them
+(`incremental-recomputations-distributed-views.txt` §2.4), applied to a dimension view's shape
+(a root relation whose key the view keeps, inner joins of foreign keys to whole primary keys):
+- deletions are self-maintainable when the deleted relation's key is retained in the view (for a
+  joined relation: its key, or the parent's foreign key it equals, is an output column);
+- insertions are self-maintainable only without joins (an SP view);
+- updates are when the updated attributes are unexposed (no predicate on them) and the view rows
+  are found by key — here, the updated relation has no predicate and joins nothing further (its
+  foreign keys may change with the update).
+
+One definition: `rule` decides from five features of a relation; `rules_table` tabulates it for
+every combination and `pdelta gen-macros` writes the table to macros/engine/maintainability_rules.sql,
+which the Jinja side (macros/engine/maintainability_verdicts.sql) reads with the same features.
+tests/test_maintainability.py checks every verdict against the definition on small databases:
+when the verdict says "view", no two databases with the same view and the same change lead to
+different views; otherwise two such databases exist, and the named complement parts tell them apart."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from . import algebra
+from .declaration import View
+from .flags import technique_sets
+from .techniques import TECHNIQUES
+
+# what a verdict says a change set needs beyond the view and the change
+NEEDS = ("others", "descendants", "join_key")
+READS = ("view", "complement", "state")  # least to most
+
+WHY = {
+    "root_delete": "the root key is an output column: the deleted key names the one view row to delete "
+                   "(deletions: the key is retained)",
+    "sp_view": "the view joins nothing (an SP view): the new image alone decides whether and how its row is in "
+               "the view",
+    "root_joins": "the new image joins {descendants} rows the view may not hold (rows no view row references yet)",
+    "child_insert": "{parent} rows whose foreign key named no {alias} row were dropped by the inner join and are "
+                    "not in the view; a new {alias} row joins them (no inclusion dependency {parent} -> {alias})",
+    "child_upsert": "an upsert may be an insert: {parent} rows whose foreign key named no {alias} row were dropped "
+                    "by the inner join and are not in the view; the new image joins them",
+    "key_retained": "the join key ({join}) is an output column: the changed key names the view rows it reaches "
+                    "(the key is retained)",
+    "key_projected_away": "neither {join_sides} is an output column: the view cannot tell which of its rows join "
+                          "the changed key",
+    "predicate_exposed": "the update is exposed to {alias}'s predicate: an old image that failed it joined no view "
+                         "row, the new one may pass and join {parent} rows the view does not hold",
+    "foreign_key_moves": "the new image's foreign key may name another {descendants} row: one the view does not "
+                         "hold, or one that lets {parent} rows the inner join dropped for the old image join",
+    "irrelevant_update": "{alias} has no predicate, joins nothing further and shows no column but its key: an "
+                         "update of it changes no view row (updates: unexposed, not distinguished attributes)",
+    "unexposed_update": "no predicate on {alias} and nothing joined from it: the view rows found by the key "
+                        "take the new image's columns (updates: unexposed attributes, key retained)",
+}
+
+
+@dataclass(frozen=True)
+class Features:
+    """What the rule looks at for one relation of a view."""
+
+    root: bool            # the view's root relation
+    children: bool        # some relation joins from it
+    where: bool           # it has a predicate
+    key_visible: bool     # its key, or the parent's foreign key equal to it, is an output column
+    shows_values: bool    # the view outputs a column of it besides its key (distinguished attributes)
+
+
+@dataclass(frozen=True)
+class Rule:
+    needs: tuple[str, ...]   # parts of NEEDS
+    why: tuple[str, ...]     # keys of WHY
+
+
+def rule(change_set: str, f: Features) -> Rule:
+    """What applying a `change_set` change of a relation with features `f` needs besides the view."""
+    deletes = change_set in ("del", "delk")
+    if f.root:
+        if deletes:
+            return Rule((), ("root_delete",))
+        return Rule((), ("sp_view",)) if not f.children else Rule(("descendants",), ("root_joins",))
+    updates = change_set in ("upd", "up")
+    if updates and not (f.where or f.children or f.shows_values):
+        return Rule((), ("irrelevant_update",))
+    # the rows an old image kept out of the view (it failed the predicate, or its foreign key named
+    # no row, or one that is not in the view) may join the new image: they are outside the view
+    why = [w for w, applies in (("child_insert", change_set == "ins"), ("child_upsert", change_set == "ups"),
+                                ("predicate_exposed", updates and f.where),
+                                ("foreign_key_moves", updates and f.children)) if applies]
+    if why:
+        # `others` holds the parent's rows in the view with their foreign key: the join key too
+        return Rule(("others",), tuple(why))
+    if not f.key_visible:
+        return Rule(("join_key",), ("key_projected_away",))
+    return Rule((), ("key_retained",) if deletes else ("unexposed_update",))
+
+
+def rule_key(change_set: str, f: Features) -> str:
+    flags = (f.root, f.children, f.where, f.key_visible, f.shows_values)
+    return "/".join([change_set, *("1" if v else "0" for v in flags)])
+
+
+def rules_table() -> dict:
+    """`rule` on every input, and the sets each technique's feed can hold once netted: the data
+    macros/engine/maintainability_rules.sql returns."""
+    rules = {}
+    for change_set, flags in product(algebra.SIX_SETS, product((True, False), repeat=5)):
+        r = rule(change_set, Features(*flags))
+        rules[rule_key(change_set, Features(*flags))] = {"needs": list(r.needs), "why": list(r.why)}
+    return {"rules": rules, "why": WHY,
+            "technique_sets": {t: technique_sets(t) for t in TECHNIQUES},
+            # a feed another dimension view publishes: what its plan emits (flags.complete_sets)
+            "view_feed_sets": {"diff": ["ins", "del", "upd"], "rules": list(algebra.SIX_SETS)}}
+
+
+def render_macro() -> str:
+    """The text of macros/engine/maintainability_rules.sql."""
+    return algebra.data_macro("maintainability_rules", "python/pdelta/maintainability.py",
+                              "The self-maintainability rule on every input (issue #21) and the sets each\n"
+                              "    technique's feed can hold: read by macros/engine/maintainability_verdicts.sql.",
+                              rules_table())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    alias: str
+    change_set: str
+    reads: str                       # view, complement or state
+    needs: tuple[str, ...]           # what of the complement, in words
+    why: str
+
+    def as_dict(self) -> dict:
+        return {"relation": self.alias, "change_set": self.change_set, "reads": self.reads,
+                "needs": list(self.needs), "why": self.why}
+
+
+def features(view: View, alias: str) -> Features:
+    r = view.relations[alias]
+    outputs = {(a, src) for _, a, src in view.output}
+    visible = alias == view.root or all((r.join_to, p) in outputs or (alias, k) in outputs for p, k in r.join_on)
+    return Features(alias == view.root, bool(view.children(alias)), bool(r.where), visible, holds_values(view, alias))
+
+
+def descendants(view: View, alias: str) -> list[str]:
+    out = []
+    for child in view.children(alias):
+        out += [child, *descendants(view, child)]
+    return [a for a in view.order if a in out]
+
+
+def holds_values(view: View, alias: str) -> bool:
+    """whether the view holds any column of `alias` besides its key: if not, the complement of
+    `alias` is all of its state"""
+    key = set(view.relations[alias].key)
+    return any(a == alias and src not in key for _, a, src in view.output)
+
+
+def input_sets(view: View, alias: str, plans: dict[str, str]) -> list[str]:
+    """the sets `alias`'s feed can hold: its technique's, netted; a feed of another view (`plans`:
+    view -> its pdelta_plan): what that view's plan emits"""
+    r = view.relations[alias]
+    table = rules_table()
+    if isinstance(r.changes, dict) and "feed_of" in r.changes:
+        return table["view_feed_sets"][plans.get(r.changes["feed_of"], "diff")]
+    return table["technique_sets"].get(r.technique or "any", table["technique_sets"]["any"])
+
+
+def verdict(view: View, alias: str, change_set: str) -> Verdict:
+    r = view.relations[alias]
+    found = rule(change_set, features(view, alias))
+    words: list[str] = []
+    needed: list[str] = []
+    for part in found.needs:
+        if part == "join_key":
+            words.append(f"the join key {', '.join(f'{r.join_to}.{p}' for p, _ in r.join_on)} of the view's rows")
+            continue
+        rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
+        needed += rels
+        words += [f"{a}: {'its rows and columns the view does not hold' if holds_values(view, a) else 'its full state'}"
+                  for a in rels]
+    reads = "view" if not found.needs else "state" if any(not holds_values(view, a) for a in needed) else "complement"
+    names = {"alias": alias, "parent": r.join_to or "", "descendants": ", ".join(descendants(view, alias)),
+             "join": " / ".join(f"{r.join_to}.{p} = {alias}.{k}" for p, k in r.join_on),
+             "join_sides": " nor ".join(f"{r.join_to}.{p} / {alias}.{k}" for p, k in r.join_on)}
+    why = "; ".join(WHY[w].format(**names) for w in found.why)
+    return Verdict(alias, change_set, reads, tuple(dict.fromkeys(words)), why)
+
+
+def verdicts(view: View, plans: dict[str, str] | None = None) -> list[Verdict]:
+    """every relation's verdict for each set its feed can hold, in join order"""
+    return [verdict(view, alias, t) for alias in view.order for t in input_sets(view, alias, plans or {})]
+
+
+def self_maintainable(found: list[Verdict]) -> bool:
+    return all(v.reads == "view" for v in found)
+
+
+def claim_violations(found: list[Verdict]) -> list[str]:
+    """why a view declared `pdelta_self_maintainable: true` is not, one line per change set"""
+    return [f"`{v.alias}` {v.change_set}: needs {v.reads} ({'; '.join(v.needs)}): {v.why}"
+            for v in found if v.reads != "view"]
