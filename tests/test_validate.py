@@ -147,7 +147,9 @@ SCHEMA_YML = """version: 2
 seeds:
   - name: cust
     config: {column_types: {cid: bigint, cname: string, caddr: bigint, cpart: int, cdiscount: int}}
-    columns: [{name: cid, data_tests: [unique, not_null]}]
+    columns:
+      - {name: cid, data_tests: [unique, not_null]}
+      - {name: caddr, data_tests: [{relationships: {arguments: {to: "ref('addr')", field: aid}}}]}
   - name: addr
     config: {column_types: {aid: bigint, acity: string, acountry: string, valid_to: timestamp}}
     columns: [{name: aid, data_tests: [unique, not_null]}]
@@ -258,6 +260,14 @@ def test_explain_json_and_version(catalogue):
     verdicts = {(v["relation"], v["change_set"]): v for v in doc["verdicts"]}
     assert verdicts["g", "ins"]["reads"] == "complement" and verdicts["g", "del"]["reads"] == "view"
     assert verdicts["z", "del"]["reads"] == "view" and verdicts["z", "ins"]["reads"] == "complement"
+    # a relationships test from cust.caddr to addr.aid: no customer names a new or deleted address
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["explain", "good_view", *common]) == 0
+    verdicts = {(v["relation"], v["change_set"]): v for v in json.loads(out.getvalue())["verdicts"]}
+    assert verdicts["a", "ins"]["reads"] == verdicts["a", "delk"]["reads"] == "view"
+    assert "the inclusion dependency c.caddr -> a.aid" in verdicts["a", "ins"]["why"]
+    assert verdicts["a", "up"]["reads"] == "complement"  # through a's predicate
     bad = sorted(CATALOGUE)[0]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

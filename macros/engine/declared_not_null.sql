@@ -4,21 +4,8 @@
     (the feed contract's `feed-del-image`); python/pdelta/project.py `not_null` reads the same.
     Feeds of views (`feed_of`) and relations dbt does not know give none. -#}
 {% macro declared_not_null(spec, columns) %}
-  {%- set found = [] -%}
-  {%- if spec is string or (spec is mapping and 'ref' in spec) -%}
-    {%- set name = spec if spec is string else spec['ref'] -%}
-    {%- for n in graph.nodes.values() if n.resource_type in ['model', 'seed', 'snapshot'] and n.name == name -%}
-      {%- do found.append(n) -%}
-    {%- endfor -%}
-    {%- set own = found | selectattr('package_name', 'equalto', project_name) | list -%}
-    {%- set found = own or found -%}
-  {%- elif spec is mapping and 'feed_of' in spec -%}
-    {{ return([]) }}
-  {%- else -%}
-    {%- set pair = spec['source'] if spec is mapping else spec -%}
-    {%- for s in graph.sources.values() if s.source_name == pair[0] and s.name == pair[1] -%}{%- do found.append(s) -%}{%- endfor -%}
-  {%- endif -%}
-  {{ return(pdelta.not_null_columns(found[0], columns) if found else []) }}
+  {%- set node = pdelta.graph_node_of(spec) -%}
+  {{ return([] if node is none else pdelta.not_null_columns(node, columns)) }}
 {% endmacro %}
 
 {#- the columns of `columns` that graph node `node` declares not null (tests, constraints) -#}

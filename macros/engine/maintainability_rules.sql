@@ -4,7 +4,7 @@
 {% macro maintainability_rules() %}
   {{ return(fromjson('{
   "rules": {
-    "ins/1/1/1/1/1": {
+    "ins/1/1/1/1/1/1": {
       "needs": [
         "descendants"
       ],
@@ -12,7 +12,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/1/1/0": {
+    "ins/1/1/1/1/1/0": {
       "needs": [
         "descendants"
       ],
@@ -20,7 +20,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/1/0/1": {
+    "ins/1/1/1/1/0/1": {
       "needs": [
         "descendants"
       ],
@@ -28,7 +28,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/1/0/0": {
+    "ins/1/1/1/1/0/0": {
       "needs": [
         "descendants"
       ],
@@ -36,7 +36,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/0/1/1": {
+    "ins/1/1/1/0/1/1": {
       "needs": [
         "descendants"
       ],
@@ -44,7 +44,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/0/1/0": {
+    "ins/1/1/1/0/1/0": {
       "needs": [
         "descendants"
       ],
@@ -52,7 +52,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/0/0/1": {
+    "ins/1/1/1/0/0/1": {
       "needs": [
         "descendants"
       ],
@@ -60,7 +60,7 @@
         "root_joins"
       ]
     },
-    "ins/1/1/0/0/0": {
+    "ins/1/1/1/0/0/0": {
       "needs": [
         "descendants"
       ],
@@ -68,55 +68,173 @@
         "root_joins"
       ]
     },
-    "ins/1/0/1/1/1": {
+    "ins/1/1/0/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/1/0/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ins/1/0/1/1/1/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/1/1/0": {
+    "ins/1/0/1/1/1/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/1/0/1": {
+    "ins/1/0/1/1/0/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/1/0/0": {
+    "ins/1/0/1/1/0/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/0/1/1": {
+    "ins/1/0/1/0/1/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/0/1/0": {
+    "ins/1/0/1/0/1/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/0/0/1": {
+    "ins/1/0/1/0/0/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/1/0/0/0/0": {
+    "ins/1/0/1/0/0/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "ins/0/1/1/1/1": {
+    "ins/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ins/0/1/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/1/1/1/0": {
       "needs": [
         "others"
       ],
@@ -124,7 +242,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/1/1/0": {
+    "ins/0/1/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/1/1/0/0": {
       "needs": [
         "others"
       ],
@@ -132,7 +256,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/1/0/1": {
+    "ins/0/1/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/1/0/1/0": {
       "needs": [
         "others"
       ],
@@ -140,7 +270,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/1/0/0": {
+    "ins/0/1/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/1/0/0/0": {
       "needs": [
         "others"
       ],
@@ -148,7 +284,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/0/1/1": {
+    "ins/0/1/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/0/1/1/0": {
       "needs": [
         "others"
       ],
@@ -156,7 +298,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/0/1/0": {
+    "ins/0/1/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/0/1/0/0": {
       "needs": [
         "others"
       ],
@@ -164,7 +312,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/0/0/1": {
+    "ins/0/1/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/0/0/1/0": {
       "needs": [
         "others"
       ],
@@ -172,7 +326,13 @@
         "child_insert"
       ]
     },
-    "ins/0/1/0/0/0": {
+    "ins/0/1/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/1/0/0/0/0": {
       "needs": [
         "others"
       ],
@@ -180,7 +340,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/1/1/1": {
+    "ins/0/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/1/1/1/0": {
       "needs": [
         "others"
       ],
@@ -188,7 +354,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/1/1/0": {
+    "ins/0/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/1/1/0/0": {
       "needs": [
         "others"
       ],
@@ -196,7 +368,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/1/0/1": {
+    "ins/0/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/1/0/1/0": {
       "needs": [
         "others"
       ],
@@ -204,7 +382,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/1/0/0": {
+    "ins/0/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/1/0/0/0": {
       "needs": [
         "others"
       ],
@@ -212,7 +396,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/0/1/1": {
+    "ins/0/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/0/1/1/0": {
       "needs": [
         "others"
       ],
@@ -220,7 +410,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/0/1/0": {
+    "ins/0/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/0/1/0/0": {
       "needs": [
         "others"
       ],
@@ -228,7 +424,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/0/0/1": {
+    "ins/0/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/0/0/1/0": {
       "needs": [
         "others"
       ],
@@ -236,7 +438,13 @@
         "child_insert"
       ]
     },
-    "ins/0/0/0/0/0": {
+    "ins/0/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_insert"
+      ]
+    },
+    "ins/0/0/0/0/0/0": {
       "needs": [
         "others"
       ],
@@ -244,115 +452,229 @@
         "child_insert"
       ]
     },
-    "del/1/1/1/1/1": {
+    "del/1/1/1/1/1/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/1/1/0": {
+    "del/1/1/1/1/1/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/1/0/1": {
+    "del/1/1/1/1/0/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/1/0/0": {
+    "del/1/1/1/1/0/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/0/1/1": {
+    "del/1/1/1/0/1/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/0/1/0": {
+    "del/1/1/1/0/1/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/0/0/1": {
+    "del/1/1/1/0/0/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/1/0/0/0": {
+    "del/1/1/1/0/0/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/1/1/1": {
+    "del/1/1/0/1/1/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/1/1/0": {
+    "del/1/1/0/1/1/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/1/0/1": {
+    "del/1/1/0/1/0/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/1/0/0": {
+    "del/1/1/0/1/0/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/0/1/1": {
+    "del/1/1/0/0/1/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/0/1/0": {
+    "del/1/1/0/0/1/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/0/0/1": {
+    "del/1/1/0/0/0/1": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/1/0/0/0/0": {
+    "del/1/1/0/0/0/0": {
       "needs": [],
       "why": [
         "root_delete"
       ]
     },
-    "del/0/1/1/1/1": {
+    "del/1/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/1/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "del/0/1/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/1/1/1/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/1/1/1/0": {
+    "del/0/1/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/1/1/0/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/1/1/0/1": {
+    "del/0/1/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/1/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -360,7 +682,13 @@
         "key_projected_away"
       ]
     },
-    "del/0/1/1/0/0": {
+    "del/0/1/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/1/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -368,19 +696,37 @@
         "key_projected_away"
       ]
     },
-    "del/0/1/0/1/1": {
+    "del/0/1/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/0/1/1/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/1/0/1/0": {
+    "del/0/1/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/0/1/0/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/1/0/0/1": {
+    "del/0/1/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/0/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -388,7 +734,13 @@
         "key_projected_away"
       ]
     },
-    "del/0/1/0/0/0": {
+    "del/0/1/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/1/0/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -396,19 +748,37 @@
         "key_projected_away"
       ]
     },
-    "del/0/0/1/1/1": {
+    "del/0/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/1/1/1/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/0/1/1/0": {
+    "del/0/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/1/1/0/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/0/1/0/1": {
+    "del/0/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/1/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -416,7 +786,13 @@
         "key_projected_away"
       ]
     },
-    "del/0/0/1/0/0": {
+    "del/0/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/1/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -424,19 +800,37 @@
         "key_projected_away"
       ]
     },
-    "del/0/0/0/1/1": {
+    "del/0/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/0/1/1/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/0/0/1/0": {
+    "del/0/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/0/1/0/0": {
       "needs": [],
       "why": [
         "key_retained"
       ]
     },
-    "del/0/0/0/0/1": {
+    "del/0/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/0/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -444,7 +838,13 @@
         "key_projected_away"
       ]
     },
-    "del/0/0/0/0/0": {
+    "del/0/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "del/0/0/0/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -452,7 +852,7 @@
         "key_projected_away"
       ]
     },
-    "upd/1/1/1/1/1": {
+    "upd/1/1/1/1/1/1": {
       "needs": [
         "descendants"
       ],
@@ -460,7 +860,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/1/1/0": {
+    "upd/1/1/1/1/1/0": {
       "needs": [
         "descendants"
       ],
@@ -468,7 +868,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/1/0/1": {
+    "upd/1/1/1/1/0/1": {
       "needs": [
         "descendants"
       ],
@@ -476,7 +876,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/1/0/0": {
+    "upd/1/1/1/1/0/0": {
       "needs": [
         "descendants"
       ],
@@ -484,7 +884,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/0/1/1": {
+    "upd/1/1/1/0/1/1": {
       "needs": [
         "descendants"
       ],
@@ -492,7 +892,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/0/1/0": {
+    "upd/1/1/1/0/1/0": {
       "needs": [
         "descendants"
       ],
@@ -500,7 +900,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/0/0/1": {
+    "upd/1/1/1/0/0/1": {
       "needs": [
         "descendants"
       ],
@@ -508,7 +908,7 @@
         "root_joins"
       ]
     },
-    "upd/1/1/0/0/0": {
+    "upd/1/1/1/0/0/0": {
       "needs": [
         "descendants"
       ],
@@ -516,55 +916,167 @@
         "root_joins"
       ]
     },
-    "upd/1/0/1/1/1": {
+    "upd/1/1/0/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/1/0/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "upd/1/0/1/1/1/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/1/1/0": {
+    "upd/1/0/1/1/1/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/1/0/1": {
+    "upd/1/0/1/1/0/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/1/0/0": {
+    "upd/1/0/1/1/0/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/0/1/1": {
+    "upd/1/0/1/0/1/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/0/1/0": {
+    "upd/1/0/1/0/1/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/0/0/1": {
+    "upd/1/0/1/0/0/1": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/1/0/0/0/0": {
+    "upd/1/0/1/0/0/0": {
       "needs": [],
       "why": [
         "sp_view"
       ]
     },
-    "upd/0/1/1/1/1": {
+    "upd/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "upd/0/1/1/1/1/1": {
       "needs": [
         "others"
       ],
@@ -573,7 +1085,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/1/1/0": {
+    "upd/0/1/1/1/1/0": {
       "needs": [
         "others"
       ],
@@ -582,7 +1094,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/1/0/1": {
+    "upd/0/1/1/1/0/1": {
       "needs": [
         "others"
       ],
@@ -591,7 +1103,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/1/0/0": {
+    "upd/0/1/1/1/0/0": {
       "needs": [
         "others"
       ],
@@ -600,7 +1112,43 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/0/1/1": {
+    "upd/0/1/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/0/1/1/1": {
       "needs": [
         "others"
       ],
@@ -608,7 +1156,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/0/1/0": {
+    "upd/0/1/0/1/1/0": {
       "needs": [
         "others"
       ],
@@ -616,7 +1164,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/0/0/1": {
+    "upd/0/1/0/1/0/1": {
       "needs": [
         "others"
       ],
@@ -624,7 +1172,7 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/1/0/0/0": {
+    "upd/0/1/0/1/0/0": {
       "needs": [
         "others"
       ],
@@ -632,7 +1180,39 @@
         "foreign_key_moves"
       ]
     },
-    "upd/0/0/1/1/1": {
+    "upd/0/1/0/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/0/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/0/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/1/0/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "upd/0/0/1/1/1/1": {
       "needs": [
         "others"
       ],
@@ -640,7 +1220,7 @@
         "predicate_exposed"
       ]
     },
-    "upd/0/0/1/1/0": {
+    "upd/0/0/1/1/1/0": {
       "needs": [
         "others"
       ],
@@ -648,7 +1228,7 @@
         "predicate_exposed"
       ]
     },
-    "upd/0/0/1/0/1": {
+    "upd/0/0/1/1/0/1": {
       "needs": [
         "others"
       ],
@@ -656,7 +1236,7 @@
         "predicate_exposed"
       ]
     },
-    "upd/0/0/1/0/0": {
+    "upd/0/0/1/1/0/0": {
       "needs": [
         "others"
       ],
@@ -664,619 +1244,63 @@
         "predicate_exposed"
       ]
     },
-    "upd/0/0/0/1/1": {
+    "upd/0/0/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "upd/0/0/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "upd/0/0/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "upd/0/0/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "upd/0/0/0/1/1/1": {
       "needs": [],
       "why": [
         "unexposed_update"
       ]
     },
-    "upd/0/0/0/1/0": {
-      "needs": [],
-      "why": [
-        "irrelevant_update"
-      ]
-    },
-    "upd/0/0/0/0/1": {
-      "needs": [
-        "join_key"
-      ],
-      "why": [
-        "key_projected_away"
-      ]
-    },
-    "upd/0/0/0/0/0": {
-      "needs": [],
-      "why": [
-        "irrelevant_update"
-      ]
-    },
-    "up/1/1/1/1/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/1/1/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/1/0/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/1/0/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/0/1/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/0/1/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/0/0/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/1/0/0/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "up/1/0/1/1/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/1/1/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/1/0/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/1/0/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/0/1/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/0/1/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/0/0/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/1/0/0/0/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "up/0/1/1/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed",
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/1/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed",
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/1/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed",
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/1/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed",
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/0/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/0/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/0/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/1/0/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "foreign_key_moves"
-      ]
-    },
-    "up/0/0/1/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed"
-      ]
-    },
-    "up/0/0/1/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed"
-      ]
-    },
-    "up/0/0/1/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed"
-      ]
-    },
-    "up/0/0/1/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "predicate_exposed"
-      ]
-    },
-    "up/0/0/0/1/1": {
+    "upd/0/0/0/1/1/0": {
       "needs": [],
       "why": [
         "unexposed_update"
       ]
     },
-    "up/0/0/0/1/0": {
+    "upd/0/0/0/1/0/1": {
       "needs": [],
       "why": [
         "irrelevant_update"
       ]
     },
-    "up/0/0/0/0/1": {
-      "needs": [
-        "join_key"
-      ],
-      "why": [
-        "key_projected_away"
-      ]
-    },
-    "up/0/0/0/0/0": {
+    "upd/0/0/0/1/0/0": {
       "needs": [],
       "why": [
         "irrelevant_update"
       ]
     },
-    "ups/1/1/1/1/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/1/1/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/1/0/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/1/0/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/0/1/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/0/1/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/0/0/1": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/1/0/0/0": {
-      "needs": [
-        "descendants"
-      ],
-      "why": [
-        "root_joins"
-      ]
-    },
-    "ups/1/0/1/1/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/1/1/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/1/0/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/1/0/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/0/1/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/0/1/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/0/0/1": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/1/0/0/0/0": {
-      "needs": [],
-      "why": [
-        "sp_view"
-      ]
-    },
-    "ups/0/1/1/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/1/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/1/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/1/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/0/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/0/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/0/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/1/0/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/1/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/1/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/1/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/1/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/0/1/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/0/1/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/0/0/1": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "ups/0/0/0/0/0": {
-      "needs": [
-        "others"
-      ],
-      "why": [
-        "child_upsert"
-      ]
-    },
-    "delk/1/1/1/1/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/1/1/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/1/0/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/1/0/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/0/1/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/0/1/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/0/0/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/1/0/0/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/1/1/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/1/1/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/1/0/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/1/0/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/0/1/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/0/1/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/0/0/1": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/1/0/0/0/0": {
-      "needs": [],
-      "why": [
-        "root_delete"
-      ]
-    },
-    "delk/0/1/1/1/1": {
-      "needs": [],
-      "why": [
-        "key_retained"
-      ]
-    },
-    "delk/0/1/1/1/0": {
-      "needs": [],
-      "why": [
-        "key_retained"
-      ]
-    },
-    "delk/0/1/1/0/1": {
+    "upd/0/0/0/0/1/1": {
       "needs": [
         "join_key"
       ],
@@ -1284,7 +1308,7 @@
         "key_projected_away"
       ]
     },
-    "delk/0/1/1/0/0": {
+    "upd/0/0/0/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -1292,19 +1316,467 @@
         "key_projected_away"
       ]
     },
-    "delk/0/1/0/1/1": {
+    "upd/0/0/0/0/0/1": {
       "needs": [],
       "why": [
-        "key_retained"
+        "irrelevant_update"
       ]
     },
-    "delk/0/1/0/1/0": {
+    "upd/0/0/0/0/0/0": {
       "needs": [],
       "why": [
-        "key_retained"
+        "irrelevant_update"
       ]
     },
-    "delk/0/1/0/0/1": {
+    "up/1/1/1/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/1/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/1/0/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "up/1/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/1/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "up/0/1/1/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/1/0/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "up/0/0/1/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "up/0/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "unexposed_update"
+      ]
+    },
+    "up/0/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "unexposed_update"
+      ]
+    },
+    "up/0/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "irrelevant_update"
+      ]
+    },
+    "up/0/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "irrelevant_update"
+      ]
+    },
+    "up/0/0/0/0/1/1": {
       "needs": [
         "join_key"
       ],
@@ -1312,7 +1784,7 @@
         "key_projected_away"
       ]
     },
-    "delk/0/1/0/0/0": {
+    "up/0/0/0/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -1320,19 +1792,467 @@
         "key_projected_away"
       ]
     },
-    "delk/0/0/1/1/1": {
+    "up/0/0/0/0/0/1": {
       "needs": [],
       "why": [
-        "key_retained"
+        "irrelevant_update"
       ]
     },
-    "delk/0/0/1/1/0": {
+    "up/0/0/0/0/0/0": {
       "needs": [],
       "why": [
-        "key_retained"
+        "irrelevant_update"
       ]
     },
-    "delk/0/0/1/0/1": {
+    "ups/1/1/1/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/1/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/1/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/1/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/1/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/1/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/0/1/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/0/1/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/0/0/1": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/1/0/0/0/0": {
+      "needs": [
+        "descendants"
+      ],
+      "why": [
+        "root_joins"
+      ]
+    },
+    "ups/1/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/1/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "sp_view"
+      ]
+    },
+    "ups/0/1/1/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/1/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/1/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/1/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed",
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/0/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/0/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/0/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/0/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/0/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/0/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/1/0/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "foreign_key_moves"
+      ]
+    },
+    "ups/0/1/0/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/1/1/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "ups/0/0/1/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/1/1/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "ups/0/0/1/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/1/0/1/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "ups/0/0/1/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/1/0/0/1": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "predicate_exposed"
+      ]
+    },
+    "ups/0/0/1/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "unexposed_update"
+      ]
+    },
+    "ups/0/0/0/1/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "irrelevant_update"
+      ]
+    },
+    "ups/0/0/0/1/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/0/0/1/1": {
       "needs": [
         "join_key"
       ],
@@ -1340,7 +2260,251 @@
         "key_projected_away"
       ]
     },
-    "delk/0/0/1/0/0": {
+    "ups/0/0/0/0/1/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "ups/0/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "irrelevant_update"
+      ]
+    },
+    "ups/0/0/0/0/0/0": {
+      "needs": [
+        "others"
+      ],
+      "why": [
+        "child_upsert"
+      ]
+    },
+    "delk/1/1/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/1/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/1/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/1/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/0/1/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/1/0/0/0/0/0": {
+      "needs": [],
+      "why": [
+        "root_delete"
+      ]
+    },
+    "delk/0/1/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/1/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/1/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/1/0/1/0": {
       "needs": [
         "join_key"
       ],
@@ -1348,19 +2512,13 @@
         "key_projected_away"
       ]
     },
-    "delk/0/0/0/1/1": {
+    "delk/0/1/1/0/0/1": {
       "needs": [],
       "why": [
-        "key_retained"
+        "covered_delete"
       ]
     },
-    "delk/0/0/0/1/0": {
-      "needs": [],
-      "why": [
-        "key_retained"
-      ]
-    },
-    "delk/0/0/0/0/1": {
+    "delk/0/1/1/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -1368,7 +2526,155 @@
         "key_projected_away"
       ]
     },
-    "delk/0/0/0/0/0": {
+    "delk/0/1/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/1/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/1/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/0/0/1/0": {
+      "needs": [
+        "join_key"
+      ],
+      "why": [
+        "key_projected_away"
+      ]
+    },
+    "delk/0/1/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/1/0/0/0/0": {
+      "needs": [
+        "join_key"
+      ],
+      "why": [
+        "key_projected_away"
+      ]
+    },
+    "delk/0/0/1/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/1/1/1/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/0/1/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/1/1/0/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/0/1/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/1/0/1/0": {
+      "needs": [
+        "join_key"
+      ],
+      "why": [
+        "key_projected_away"
+      ]
+    },
+    "delk/0/0/1/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/1/0/0/0": {
+      "needs": [
+        "join_key"
+      ],
+      "why": [
+        "key_projected_away"
+      ]
+    },
+    "delk/0/0/0/1/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/0/1/1/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/0/0/1/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/0/1/0/0": {
+      "needs": [],
+      "why": [
+        "key_retained"
+      ]
+    },
+    "delk/0/0/0/0/1/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/0/0/1/0": {
+      "needs": [
+        "join_key"
+      ],
+      "why": [
+        "key_projected_away"
+      ]
+    },
+    "delk/0/0/0/0/0/1": {
+      "needs": [],
+      "why": [
+        "covered_delete"
+      ]
+    },
+    "delk/0/0/0/0/0/0": {
       "needs": [
         "join_key"
       ],
@@ -1383,6 +2689,8 @@
     "root_joins": "the new image joins {descendants} rows the view may not hold (rows no view row references yet)",
     "child_insert": "{parent} rows whose foreign key named no {alias} row were dropped by the inner join and are not in the view; a new {alias} row joins them (no inclusion dependency {parent} -> {alias})",
     "child_upsert": "an upsert may be an insert: {parent} rows whose foreign key named no {alias} row were dropped by the inner join and are not in the view; the new image joins them",
+    "covered_insert": "the inclusion dependency {parent}.{fk} -> {alias}.{key} (a relationships test) means no {parent} row names a new key: an insert changes no view row",
+    "covered_delete": "the inclusion dependency {parent}.{fk} -> {alias}.{key} (a relationships test) means no {parent} row names a key that can be deleted: a delete changes no view row",
     "key_retained": "the join key ({join}) is an output column: the changed key names the view rows it reaches (the key is retained)",
     "key_projected_away": "neither {join_sides} is an output column: the view cannot tell which of its rows join the changed key",
     "predicate_exposed": "the update is exposed to {alias}\u0027s predicate: an old image that failed it joined no view row, the new one may pass and join {parent} rows the view does not hold",

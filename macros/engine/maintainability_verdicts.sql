@@ -3,20 +3,46 @@
     change: `view` (nothing), `complement` (rows or columns of other relations the view does not
     hold) or `state` (a relation the view holds no column of) — and why, in the papers' terms.
     The rule is python/pdelta/maintainability.py's, read from the generated maintainability_rules();
-    this macro computes the five features it looks at. `view`: normalize_declaration's result;
+    this macro computes the six features it looks at (an inclusion dependency of a join from the
+    graph: declared_references). `view`: normalize_declaration's result;
     `plans`: view name -> its pdelta_plan, for relations fed by another view's change feed.
     Returns [{relation, change_set, reads, needs: [text], why}], as `pdelta explain` prints them. -#}
 {% macro maintainability_verdicts(view, plans) %}
   {%- set table = pdelta.maintainability_rules() -%}
   {%- set rels = view['relations'] -%}
   {%- set outputs = [] -%}{%- for o in view['output'] -%}{%- do outputs.append(o[1] ~ '.' ~ o[2]) -%}{%- endfor -%}
-  {%- set shows = {} -%}
+  {#- shows: the view outputs a column of it besides its key; visible: its key, or the parent's
+      foreign key equal to it, is an output column; rows: both (the view holds some of its rows) -#}
+  {%- set shows, visible, rows = {}, {}, {} -%}
   {%- for alias in view['order'] -%}
     {%- set values = [] -%}
     {%- for o in view['output'] if o[1] == alias and o[2] not in rels[alias]['key'] -%}
       {%- do values.append(o) -%}
     {%- endfor -%}
+    {%- set hidden = [] -%}
+    {%- set parent = rels[alias]['join']['to'] if rels[alias]['join'] else '' -%}
+    {%- for p in (rels[alias]['join']['on'] if rels[alias]['join'] else [])
+          if (parent ~ '.' ~ p[0]) not in outputs and (alias ~ '.' ~ p[1]) not in outputs -%}
+      {%- do hidden.append(p) -%}
+    {%- endfor -%}
     {%- do shows.update({alias: values | length > 0}) -%}
+    {%- do visible.update({alias: hidden | length == 0}) -%}
+    {%- do rows.update({alias: values | length > 0 and hidden | length == 0}) -%}
+  {%- endfor -%}
+  {#- covered: the join is an inclusion dependency; transparent: covered, no predicate, no output
+      column, and so for everything joined from it (it cannot matter to the view) -#}
+  {%- set covered, transparent = {}, {} -%}
+  {%- for alias in view['order'] | reverse -%}
+    {%- set r = rels[alias] -%}
+    {%- set on = r['join']['on'] if r['join'] else [] -%}
+    {%- do covered.update({alias: on | length == 1 and pdelta.declared_references(rels[r['join']['to']]['state'],
+                                                                                  on[0][0], r['state'], on[0][1])}) -%}
+    {%- set opaque = [] -%}
+    {%- for o in view['output'] if o[1] == alias -%}{%- do opaque.append(o) -%}{%- endfor -%}
+    {%- for a in view['order'] if rels[a]['join'] and rels[a]['join']['to'] == alias and not transparent[a] -%}
+      {%- do opaque.append(a) -%}
+    {%- endfor -%}
+    {%- do transparent.update({alias: covered[alias] and not r['where'] and opaque | length == 0}) -%}
   {%- endfor -%}
   {%- set out = [] -%}
   {%- for alias in view['order'] -%}
@@ -29,26 +55,24 @@
     {%- endfor -%}
     {%- set others = [] -%}{%- for a in view['order'] if a != alias -%}{%- do others.append(a) -%}{%- endfor -%}
     {%- set children = [] -%}
-    {%- for a in view['order'] if rels[a]['join'] and rels[a]['join']['to'] == alias -%}
+    {%- for a in view['order'] if rels[a]['join'] and rels[a]['join']['to'] == alias and not transparent[a] -%}
       {%- do children.append(a) -%}
     {%- endfor -%}
     {%- set parent = r['join']['to'] if r['join'] else '' -%}
     {%- set on = r['join']['on'] if r['join'] else [] -%}
-    {%- set hidden = [] -%}
-    {%- for p in on if (parent ~ '.' ~ p[0]) not in outputs and (alias ~ '.' ~ p[1]) not in outputs -%}
-      {%- do hidden.append(p) -%}
-    {%- endfor -%}
     {%- set flags = [alias == view['root'], children | length > 0, r['where'] is not none and r['where'] != '',
-                     alias == view['root'] or hidden | length == 0, shows[alias]] -%}
+                     visible[alias], shows[alias], covered[alias]] -%}
     {%- set bits = [] -%}{%- for f in flags -%}{%- do bits.append('1' if f else '0') -%}{%- endfor -%}
-    {%- set join_cols, join_eq, join_sides = [], [], [] -%}
+    {%- set join_cols, join_eq, join_sides, fk, key = [], [], [], [], [] -%}
     {%- for p in on -%}
+      {%- do fk.append(p[0]) -%}{%- do key.append(p[1]) -%}
       {%- do join_cols.append(parent ~ '.' ~ p[0]) -%}
       {%- do join_eq.append(parent ~ '.' ~ p[0] ~ ' = ' ~ alias ~ '.' ~ p[1]) -%}
       {%- do join_sides.append(parent ~ '.' ~ p[0] ~ ' / ' ~ alias ~ '.' ~ p[1]) -%}
     {%- endfor -%}
     {%- set names = {'{alias}': alias, '{parent}': parent, '{descendants}': below | join(', '),
-                     '{join}': join_eq | join(' / '), '{join_sides}': join_sides | join(' nor ')} -%}
+                     '{join}': join_eq | join(' / '), '{join_sides}': join_sides | join(' nor '),
+                     '{fk}': fk | join(', '), '{key}': key | join(', ')} -%}
     {%- set changes = r['changes'] -%}
     {%- if changes is mapping and 'feed_of' in changes -%}
       {%- set sets = table['view_feed_sets'][plans.get(changes['feed_of'], 'diff')] -%}
@@ -64,13 +88,13 @@
         {%- else -%}
           {%- for a in (below if part == 'descendants' else others) -%}
             {%- do needed.append(a) -%}
-            {%- set held = 'its rows and columns the view does not hold' if shows[a] else 'its full state' -%}
+            {%- set held = 'its rows and columns the view does not hold' if rows[a] else 'its full state' -%}
             {%- set word = a ~ ': ' ~ held -%}
             {%- if word not in words -%}{%- do words.append(word) -%}{%- endif -%}
           {%- endfor -%}
         {%- endif -%}
       {%- endfor -%}
-      {%- set bare = [] -%}{%- for a in needed if not shows[a] -%}{%- do bare.append(a) -%}{%- endfor -%}
+      {%- set bare = [] -%}{%- for a in needed if not rows[a] -%}{%- do bare.append(a) -%}{%- endfor -%}
       {%- set why = [] -%}
       {%- for w in found['why'] -%}
         {%- set text = namespace(value=table['why'][w]) -%}

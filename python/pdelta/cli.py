@@ -353,7 +353,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:
         say(f"  cheaper: {h}")
-    found = maintainability.verdicts(view, {name: v.plan for name, v in valid.items()})
+    found = maintainability.verdicts(view, {name: v.plan for name, v in valid.items()},
+                                     maintainability.covered_joins(view, project.references))
     doc["self_maintainable"] = maintainability.self_maintainable(found)
     doc["verdicts"] = [v.as_dict() for v in found]
     say(f"  self-maintainable (every change it can get applies from the view and the change alone): "

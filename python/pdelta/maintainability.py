@@ -12,6 +12,9 @@ The conditions are those of Gupta, Jagadish & Mumick as the surveyed paper state
 - updates are when the updated attributes are unexposed (no predicate on them) and the view rows
   are found by key — here, the updated relation has no predicate and joins nothing further (its
   foreign keys may change with the update).
+An inclusion dependency from the parent's foreign key to a joined relation's key (Laurent et al.
+§2: a dbt `relationships` test on the parent's column) makes that relation's inserts and deletes
+change no view row: no parent row names a new key, none names a key that can go.
 
 One definition: `rule` decides from five features of a relation; `rules_table` tabulates it for
 every combination and `pdelta gen-macros` writes the table to macros/engine/maintainability_rules.sql,
@@ -43,6 +46,10 @@ WHY = {
                     "not in the view; a new {alias} row joins them (no inclusion dependency {parent} -> {alias})",
     "child_upsert": "an upsert may be an insert: {parent} rows whose foreign key named no {alias} row were dropped "
                     "by the inner join and are not in the view; the new image joins them",
+    "covered_insert": "the inclusion dependency {parent}.{fk} -> {alias}.{key} (a relationships test) means no "
+                      "{parent} row names a new key: an insert changes no view row",
+    "covered_delete": "the inclusion dependency {parent}.{fk} -> {alias}.{key} (a relationships test) means no "
+                      "{parent} row names a key that can be deleted: a delete changes no view row",
     "key_retained": "the join key ({join}) is an output column: the changed key names the view rows it reaches "
                     "(the key is retained)",
     "key_projected_away": "neither {join_sides} is an output column: the view cannot tell which of its rows join "
@@ -63,10 +70,11 @@ class Features:
     """What the rule looks at for one relation of a view."""
 
     root: bool            # the view's root relation
-    children: bool        # some relation joins from it
+    children: bool        # it joins a relation that can matter to the view (not transparent)
     where: bool           # it has a predicate
     key_visible: bool     # its key, or the parent's foreign key equal to it, is an output column
     shows_values: bool    # the view outputs a column of it besides its key (distinguished attributes)
+    covered: bool = False  # an inclusion dependency: every parent row's foreign key names a row of it
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,10 @@ def rule(change_set: str, f: Features) -> Rule:
         if deletes:
             return Rule((), ("root_delete",))
         return Rule((), ("sp_view",)) if not f.children else Rule(("descendants",), ("root_joins",))
+    if f.covered and change_set in ("ins", "del", "delk"):
+        return Rule((), ("covered_insert" if change_set == "ins" else "covered_delete",))
+    if f.covered and change_set == "ups":
+        change_set = "up"  # an insert is no change to the view: what an upsert can do is an update's
     updates = change_set in ("upd", "up")
     if updates and not (f.where or f.children or f.shows_values):
         return Rule((), ("irrelevant_update",))
@@ -99,7 +111,7 @@ def rule(change_set: str, f: Features) -> Rule:
 
 
 def rule_key(change_set: str, f: Features) -> str:
-    flags = (f.root, f.children, f.where, f.key_visible, f.shows_values)
+    flags = (f.root, f.children, f.where, f.key_visible, f.shows_values, f.covered)
     return "/".join([change_set, *("1" if v else "0" for v in flags)])
 
 
@@ -107,7 +119,7 @@ def rules_table() -> dict:
     """`rule` on every input, and the sets each technique's feed can hold once netted: the data
     macros/engine/maintainability_rules.sql returns."""
     rules = {}
-    for change_set, flags in product(algebra.SIX_SETS, product((True, False), repeat=5)):
+    for change_set, flags in product(algebra.SIX_SETS, product((True, False), repeat=6)):
         r = rule(change_set, Features(*flags))
         rules[rule_key(change_set, Features(*flags))] = {"needs": list(r.needs), "why": list(r.why)}
     return {"rules": rules, "why": WHY,
@@ -137,11 +149,35 @@ class Verdict:
                 "needs": list(self.needs), "why": self.why}
 
 
-def features(view: View, alias: str) -> Features:
+def features(view: View, alias: str, covered: set[str] = frozenset()) -> Features:
+    """`covered`: the aliases whose join is an inclusion dependency the project declares
+    (covered_joins)"""
     r = view.relations[alias]
     outputs = {(a, src) for _, a, src in view.output}
     visible = alias == view.root or all((r.join_to, p) in outputs or (alias, k) in outputs for p, k in r.join_on)
-    return Features(alias == view.root, bool(view.children(alias)), bool(r.where), visible, holds_values(view, alias))
+    joins = any(not transparent(view, child, covered) for child in view.children(alias))
+    return Features(alias == view.root, joins, bool(r.where), visible, holds_values(view, alias), alias in covered)
+
+
+def transparent(view: View, alias: str, covered: set[str]) -> bool:
+    """a joined relation that cannot matter to the view: its join is covered by an inclusion
+    dependency (every parent row has its partner), it has no predicate, the view outputs none of
+    its columns, and so on for everything joined from it"""
+    return (alias in covered and not view.relations[alias].where and not any(a == alias for _, a, _ in view.output)
+            and all(transparent(view, child, covered) for child in view.children(alias)))
+
+
+def covered_joins(view: View, references) -> set[str]:
+    """the aliases joined on one column that an inclusion dependency covers: `references(spec,
+    column, to_spec, to_column)` says whether the parent's state declares its foreign key's values
+    present in the relation's key (Project.references: a dbt relationships test)"""
+    out = set()
+    for alias in view.order[1:]:
+        r = view.relations[alias]
+        parent_state = view.relations[r.join_to].state
+        if len(r.join_on) == 1 and references(parent_state, r.join_on[0][0], r.state, r.join_on[0][1]):
+            out.add(alias)
+    return out
 
 
 def descendants(view: View, alias: str) -> list[str]:
@@ -152,10 +188,16 @@ def descendants(view: View, alias: str) -> list[str]:
 
 
 def holds_values(view: View, alias: str) -> bool:
-    """whether the view holds any column of `alias` besides its key: if not, the complement of
-    `alias` is all of its state"""
+    """whether the view outputs any column of `alias` besides its key"""
     key = set(view.relations[alias].key)
     return any(a == alias and src not in key for _, a, src in view.output)
+
+
+def holds_rows(view: View, alias: str) -> bool:
+    """whether the view holds some of `alias`'s rows as rows: columns of it besides its key, and
+    its key (or the parent's foreign key equal to it) to say which row they belong to. If not,
+    the complement of `alias` is all of its state."""
+    return holds_values(view, alias) and features(view, alias).key_visible
 
 
 def input_sets(view: View, alias: str, plans: dict[str, str]) -> list[str]:
@@ -168,9 +210,9 @@ def input_sets(view: View, alias: str, plans: dict[str, str]) -> list[str]:
     return table["technique_sets"].get(r.technique or "any", table["technique_sets"]["any"])
 
 
-def verdict(view: View, alias: str, change_set: str) -> Verdict:
+def verdict(view: View, alias: str, change_set: str, covered: set[str] = frozenset()) -> Verdict:
     r = view.relations[alias]
-    found = rule(change_set, features(view, alias))
+    found = rule(change_set, features(view, alias, covered))
     words: list[str] = []
     needed: list[str] = []
     for part in found.needs:
@@ -179,19 +221,20 @@ def verdict(view: View, alias: str, change_set: str) -> Verdict:
             continue
         rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
         needed += rels
-        words += [f"{a}: {'its rows and columns the view does not hold' if holds_values(view, a) else 'its full state'}"
+        words += [f"{a}: {'its rows and columns the view does not hold' if holds_rows(view, a) else 'its full state'}"
                   for a in rels]
-    reads = "view" if not found.needs else "state" if any(not holds_values(view, a) for a in needed) else "complement"
+    reads = "view" if not found.needs else "state" if any(not holds_rows(view, a) for a in needed) else "complement"
     names = {"alias": alias, "parent": r.join_to or "", "descendants": ", ".join(descendants(view, alias)),
              "join": " / ".join(f"{r.join_to}.{p} = {alias}.{k}" for p, k in r.join_on),
-             "join_sides": " nor ".join(f"{r.join_to}.{p} / {alias}.{k}" for p, k in r.join_on)}
+             "join_sides": " nor ".join(f"{r.join_to}.{p} / {alias}.{k}" for p, k in r.join_on),
+             "fk": ", ".join(p for p, _ in r.join_on), "key": ", ".join(k for _, k in r.join_on)}
     why = "; ".join(WHY[w].format(**names) for w in found.why)
     return Verdict(alias, change_set, reads, tuple(dict.fromkeys(words)), why)
 
 
-def verdicts(view: View, plans: dict[str, str] | None = None) -> list[Verdict]:
-    """every relation's verdict for each set its feed can hold, in join order"""
-    return [verdict(view, alias, t) for alias in view.order for t in input_sets(view, alias, plans or {})]
+def verdicts(view: View, plans: dict[str, str] | None = None, covered: set[str] = frozenset()) -> list[Verdict]:
+    """every relation's verdict for each set its feed can hold, in join order (`covered`: covered_joins)"""
+    return [verdict(view, alias, t, covered) for alias in view.order for t in input_sets(view, alias, plans or {})]
 
 
 def self_maintainable(found: list[Verdict]) -> bool:

@@ -216,6 +216,21 @@ class Project:
         keys |= {c for c in combos if c and c <= not_null}
         return keys
 
+    def references(self, spec: Any, column: str, to_spec: Any, to_column: str) -> bool:
+        """whether the relation `spec` declares every value of `column` present in `to_column` of
+        `to_spec` (an inclusion dependency): a dbt `relationships` data test on the column
+        (macros/engine/declared_references.sql reads the same)"""
+        found, target = self.resolve(spec), self.resolve(to_spec)
+        if found is None or target is None or "view_feed" in (found.kind, target.kind):
+            return False
+        for t in self.tests_on.get(found.unique_id, []):
+            kwargs = t.test_metadata.kwargs or {}
+            if (t.test_metadata.name == "relationships" and (t.column_name or "").lower() == column.lower()
+                    and str(kwargs.get("field", "")).lower() == to_column.lower()
+                    and target.unique_id in t.depends_on.nodes and target.unique_id != found.unique_id):
+                return True
+        return False
+
     def not_null(self, spec: Any) -> set[str]:
         """the columns (lower case) the relation `spec` names declares not null, by a `not_null`
         data test or constraint (macros/engine/declared_not_null.sql reads the same)"""

@@ -55,7 +55,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
         if node.name in views:
             errors += check_view(project, views[node.name], views)
             errors += check_options(node, views[node.name])
-            errors += check_self_maintainable(node, views[node.name], views)
+            errors += check_self_maintainable(project, node, views[node.name], views)
     return views, errors
 
 
@@ -72,7 +72,7 @@ def check_options(node, view: View) -> list[Violation]:
             for m in apply_option_errors(cfg, attrs) + rebuild_option_errors(cfg) + contract.option_errors(cfg)]
 
 
-def check_self_maintainable(node, view: View, views: dict[str, View]) -> list[Violation]:
+def check_self_maintainable(project: Project, node, view: View, views: dict[str, View]) -> list[Violation]:
     """a view declared `pdelta_self_maintainable: true` must be: each change set its inputs' feeds
     can hold applies from the view and the change alone (the dbt test
     tests/dbt/dimension_views_self_maintainable.sql checks the same claim in `dbt test`)"""
@@ -81,7 +81,8 @@ def check_self_maintainable(node, view: View, views: dict[str, View]) -> list[Vi
         return []
     if claim is not True:
         return [Violation(node.name, "config", f"pdelta_self_maintainable: expected true or false, got {claim}")]
-    found = maintainability.verdicts(view, {name: v.plan for name, v in views.items()})
+    found = maintainability.verdicts(view, {name: v.plan for name, v in views.items()},
+                                     maintainability.covered_joins(view, project.references))
     return [Violation(node.name, "self-maintainable", "declared pdelta_self_maintainable but " + line,
                       hint="`pdelta explain` lists each relation's verdicts; drop the claim or change what the "
                            "view outputs (keys of joined relations) or how its inputs are captured")
