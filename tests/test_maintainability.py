@@ -18,7 +18,7 @@ import pytest
 
 import pdelta.maintainability
 from pdelta.declaration import View, normalize
-from pdelta.maintainability import Features, Rule, descendants, features, rule, verdict, verdicts
+from pdelta.maintainability import Features, Rule, descendants, features, hints, rule, verdict, verdicts
 from user_project import macro_project, run_operation
 
 KEYS = (1, 2, 3)
@@ -251,6 +251,24 @@ def test_the_shapes_cover_every_rule_input():
     # a covered join: inserts and deletes need nothing, upserts and updates go by the other features
     covered = {(c, w) for root, c, w, k, _, cov in seen if cov}
     assert {(c, w) for c in both for w in both} <= covered, covered
+
+
+def test_hints_name_what_would_make_more_changes_view_alone():
+    """PAPER_LIKE keeps neither caddr nor aid, and declares no inclusion dependency: each would
+    help, and with both given the hints say nothing more; the hints' what-ifs are the verdicts'"""
+    view = normalize(PAPER_LIKE, "paper_like")[0]
+    found = hints(view)
+    assert found == [
+        "`a`: with c.caddr or a.aid among the output columns its up, delk would apply from the view alone "
+        "(the key retained)",
+        "`a`: if every c.caddr names a row of a, a dbt relationships test saying so (c.caddr to a.aid) would make "
+        "its ins, delk apply from the view alone"]
+    kept = {**PAPER_LIKE, "relations": {**PAPER_LIKE["relations"], "c": {**PAPER_LIKE["relations"]["c"],
+                                                                       "columns": ["cid", "cname", "caddr"]}}}
+    kept_view = normalize(kept, "kept")[0]
+    assert [v.reads for v in verdicts(kept_view) if v.alias == "a"] == ["complement", "view", "complement", "view"]
+    assert hints(kept_view, covered={"a"}) == []
+    assert [v.reads for v in verdicts(kept_view, covered={"a"}) if v.alias == "a"] == ["view", "view", "view", "view"]
 
 
 def test_the_paper_s_view():

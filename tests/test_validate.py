@@ -255,6 +255,9 @@ def test_explain_json_and_version(catalogue):
     doc = json.loads(out.getvalue())
     assert doc["valid"] and doc["key"] and doc["order"] == list(doc["relations"]) and "next_refresh" not in doc
     assert doc["relations"]["g"]["feed_can_hold"] == ["ins", "del", "upd"]  # what good_view emits
+    assert doc["independence_hints"] == [
+        "`g`: if every z.zcust names a row of g, a dbt relationships test saying so (z.zcust to g.cid) would make "
+        "its ins apply from the view alone"]
     # a new g row may join zone rows the inner join dropped: not self-maintainable
     assert doc["self_maintainable"] is False
     verdicts = {(v["relation"], v["change_set"]): v for v in doc["verdicts"]}

@@ -353,15 +353,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:
         say(f"  cheaper: {h}")
-    found = maintainability.verdicts(view, {name: v.plan for name, v in valid.items()},
-                                     maintainability.covered_joins(view, project.references))
+    plans, covered = {name: v.plan for name, v in valid.items()}, maintainability.covered_joins(view, project.references)
+    found = maintainability.verdicts(view, plans, covered)
     doc["self_maintainable"] = maintainability.self_maintainable(found)
     doc["verdicts"] = [v.as_dict() for v in found]
+    doc["independence_hints"] = maintainability.hints(view, plans, covered)
     say(f"  self-maintainable (every change it can get applies from the view and the change alone): "
         f"{'yes' if doc['self_maintainable'] else 'no'}")
     for v in found:
         needs = f" ({'; '.join(v.needs)})" if v.needs else ""
         say(f"    {v.alias} {v.change_set}: {v.reads}{needs}: {v.why}")
+    for h in doc["independence_hints"]:
+        say(f"  more from the view alone: {h}")
     rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started))
     if as_json:
         print(json.dumps(doc, default=str))

@@ -24,7 +24,7 @@ when the verdict says "view", no two databases with the same view and the same c
 different views; otherwise two such databases exist, and the named complement parts tell them apart."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from . import algebra
@@ -235,6 +235,30 @@ def verdict(view: View, alias: str, change_set: str, covered: set[str] = frozens
 def verdicts(view: View, plans: dict[str, str] | None = None, covered: set[str] = frozenset()) -> list[Verdict]:
     """every relation's verdict for each set its feed can hold, in join order (`covered`: covered_joins)"""
     return [verdict(view, alias, t, covered) for alias in view.order for t in input_sets(view, alias, plans or {})]
+
+
+def hints(view: View, plans: dict[str, str] | None = None, covered: set[str] = frozenset()) -> list[str]:
+    """what would let more of a joined relation's change sets apply from the view alone: keeping
+    its join key in the view, or declaring the inclusion dependency its join may have"""
+    out = []
+    for alias in view.order[1:]:
+        r = view.relations[alias]
+        f = features(view, alias, covered)
+        sets = input_sets(view, alias, plans or {})
+        now = {t for t in sets if not rule(t, f).needs}
+        fk = ", ".join(f"{r.join_to}.{p}" for p, _ in r.join_on)
+        key = ", ".join(f"{alias}.{k}" for _, k in r.join_on)
+        if not f.key_visible:
+            gained = [t for t in sets if t not in now and not rule(t, replace(f, key_visible=True)).needs]
+            if gained:
+                out.append(f"`{alias}`: with {fk} or {key} among the output columns its {', '.join(gained)} "
+                           "would apply from the view alone (the key retained)")
+        if not f.covered and len(r.join_on) == 1:
+            gained = [t for t in sets if t not in now and not rule(t, replace(f, covered=True)).needs]
+            if gained:
+                out.append(f"`{alias}`: if every {fk} names a row of {alias}, a dbt relationships test saying so "
+                           f"({fk} to {key}) would make its {', '.join(gained)} apply from the view alone")
+    return out
 
 
 def self_maintainable(found: list[Verdict]) -> bool:
