@@ -353,7 +353,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"  apply needs: {'; '.join(a.statements())}")
     for h in doc["cheaper"]:
         say(f"  cheaper: {h}")
-    plans, covered = {name: v.plan for name, v in valid.items()}, maintainability.covered_joins(view, project.references)
+    plans = {name: v.plan for name, v in valid.items()}
+    covered = maintainability.covered_joins(view, project.references)
     found = maintainability.verdicts(view, plans, covered)
     doc["self_maintainable"] = maintainability.self_maintainable(found)
     doc["verdicts"] = [v.as_dict() for v in found]

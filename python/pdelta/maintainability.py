@@ -16,7 +16,7 @@ An inclusion dependency from the parent's foreign key to a joined relation's key
 §2: a dbt `relationships` test on the parent's column) makes that relation's inserts and deletes
 change no view row: no parent row names a new key, none names a key that can go.
 
-One definition: `rule` decides from five features of a relation; `rules_table` tabulates it for
+One definition: `rule` decides from six features of a relation; `rules_table` tabulates it for
 every combination and `pdelta gen-macros` writes the table to macros/engine/maintainability_rules.sql,
 which the Jinja side (macros/engine/maintainability_verdicts.sql) reads with the same features.
 tests/test_maintainability.py checks every verdict against the definition on small databases:
@@ -25,11 +25,12 @@ different views; otherwise two such databases exist, and the named complement pa
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from itertools import product
 
 from . import algebra
 from .declaration import View
-from .flags import technique_sets
+from .flags import complete_sets, technique_sets
 from .techniques import TECHNIQUES
 
 # what a verdict says a change set needs beyond the view and the change
@@ -115,6 +116,7 @@ def rule_key(change_set: str, f: Features) -> str:
     return "/".join([change_set, *("1" if v else "0" for v in flags)])
 
 
+@cache
 def rules_table() -> dict:
     """`rule` on every input, and the sets each technique's feed can hold once netted: the data
     macros/engine/maintainability_rules.sql returns."""
@@ -124,8 +126,9 @@ def rules_table() -> dict:
         rules[rule_key(change_set, Features(*flags))] = {"needs": list(r.needs), "why": list(r.why)}
     return {"rules": rules, "why": WHY,
             "technique_sets": {t: technique_sets(t) for t in TECHNIQUES},
-            # a feed another dimension view publishes: what its plan emits (flags.complete_sets)
-            "view_feed_sets": {"diff": ["ins", "del", "upd"], "rules": list(algebra.SIX_SETS)}}
+            # a feed another dimension view publishes: what its plan can emit
+            "view_feed_sets": {"diff": [t for t in algebra.SIX_SETS if t in complete_sets(set(algebra.SIX_SETS))],
+                               "rules": list(algebra.SIX_SETS)}}
 
 
 def render_macro() -> str:
