@@ -6,7 +6,8 @@ on Spark, seed loading) — with pdelta validate / explain; model contracts (a v
 mirror's) that stop a build with nothing written; grants applied and revoked (through a stand-in
 for the catalog's grants, integration_tests/macros/ops/grants_double.sql); a Delta MERGE check; a
 declaration narrowed after the build; feed faults that must stop a run; a mirror whose feed
-gained a column (on_schema_change: fail stops it, the default rebuilds it).
+gained a column (on_schema_change: fail stops it, the default rebuilds it); a false
+self-maintainability claim that the package's data test reports.
 
 It runs in the pytest process of the other modules, on their embedded session: a Spark JVM
 compiles its planner anew, and one JVM for both used 65 JVM CPU s less than one each (measured
@@ -104,6 +105,9 @@ def lane_commands(target: str) -> list[str]:
         f"run {t} --vars '{FEED_GAINED}, paper_on_schema_change: fail}}' --select paper_cust_mirror",
         f"run-operation drift_batch_log_state {t} --args '{{model_name: paper_d_diff}}'",
         f"! test {t} --vars '{FEED_GAINED}}}' --select batch_log_state_kept :: Got 1 result",
+        # paper_d_diff claims self-maintainability: Cust's ins and upd, Addr's ins, up and ups need more
+        f"! test {t} --vars '{{paper_stage: new, paper_claim_self_maintainable: true}}'"
+        " --select dimension_views_self_maintainable :: Got 5 results",
     ]
 
 
