@@ -230,6 +230,8 @@ def test_cli_json_and_exit_code(catalogue):
     assert {e["model"] for e in report["errors"]} == set(CATALOGUE)
     # the default diff plan labels every change completely; the rules publish the partial sets
     assert report["views"]["good_view"]["valid"] and report["views"]["good_view"]["emits"] == ["ins", "del", "upd"]
+    assert report["views"]["good_self_maintainable"]["self_maintainable"] is True
+    assert report["views"]["good_view"]["self_maintainable"] is False
     assert report["views"]["good_rules_plan"]["emits"] == ["ins", "del", "upd", "ups", "delk"]
     # the chained view receives what good_view can emit
     assert report["views"]["good_chained"]["inputs"]["g"] == report["views"]["good_view"]["emits"]
@@ -238,6 +240,7 @@ def test_cli_json_and_exit_code(catalogue):
         rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--select", "good_view", "good_chained"])
     assert rc == 0, out.getvalue()
     assert "ok good_view: emits {ins, del, upd}" in out.getvalue()
+    assert "; self-maintainable: no (pdelta explain says why)" in out.getvalue()
 
 
 def test_explain_json_and_version(catalogue):

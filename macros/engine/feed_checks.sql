@@ -59,7 +59,7 @@
 
 {#- a feed row for the position check: every column hashed into [0, 2^31), so that a consumed row
     edited later counts as a different row -#}
-{% macro _row_hash(key) %}
+{% macro _row_hash() %}
   {{ return('pmod(xxhash64(f.*), 2147483647)') }}
 {% endmacro %}
 
@@ -127,9 +127,9 @@
     {%- elif unhashed -%}
       {%- set row_hash = 'case when ' ~ ('f.`_pdelta_seq` <= ' ~ (unhashed['after'] | int) ~ ' or '
             if unhashed['after'] is not none else '') ~ 'f.`_pdelta_seq` > ' ~ (unhashed['through'] | int)
-            ~ ' then ' ~ pdelta._row_hash(sc['key']) ~ ' end' -%}
+            ~ ' then ' ~ pdelta._row_hash() ~ ' end' -%}
     {%- else -%}
-      {%- set row_hash = pdelta._row_hash(sc['key']) -%}
+      {%- set row_hash = pdelta._row_hash() -%}
     {%- endif -%}
     {%- do unhashed_ranges.update({sc['alias']: unhashed}) -%}
     {%- set history = pdelta.feed_history(sc['changes'], prior if prior.get('version') is not none else none)

@@ -213,6 +213,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     views, errors = validate(project, set(selected))
     valid = _valid_views(views, errors)
     analyses = analyze_all(valid)
+    plans = {name: v.plan for name, v in valid.items()}
+    independent = {name: maintainability.self_maintainable(maintainability.verdicts(
+        view, plans, maintainability.covered_joins(view, project.references))) for name, view in valid.items()}
     live_reports = []
     if args.live:
         progress = Progress("pdelta validate --live", started)
@@ -227,7 +230,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             "views": {name: {"valid": name in valid,
                              **({"inputs": {a: _ordered(s) for a, s in analyses[name].inputs.items()},
                                  "emits": _ordered(analyses[name].output),
-                                 "apply": analyses[name].statements()} if name in analyses else {})}
+                                 "apply": analyses[name].statements(),
+                                 "self_maintainable": independent[name]} if name in analyses else {})}
                       for name in selected},
             "live": [{"view": r.view, "stats": r.stats} for r in live_reports],
             "selection": {"args": selection, "views": len(selected), "of": len(every)} if selection else None,
@@ -244,7 +248,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if name in analyses:
                 a = analyses[name]
                 print(f"ok {name}: emits {_sets(a.output)} from inputs "
-                      + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items()) + f"; apply: {'; '.join(a.statements())}")
+                      + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items()) + f"; apply: {'; '.join(a.statements())}"
+                      + f"; self-maintainable: {'yes' if independent[name] else 'no (pdelta explain says why)'}")
                 for h in cheaper_capture_hints(views[name], a):
                     print(f"    cheaper: {h}")
         of = f" (of {len(every)}, selected by `{' '.join(selection)}`)" if selection else ""
