@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import defaultdict
 
 import pytest
 
 import pdelta.maintainability
 from pdelta.declaration import View, normalize
-from pdelta.maintainability import Features, Rule, descendants, features, hints, rule, verdict, verdicts
+from pdelta.maintainability import (Features, Rule, descendants, features, hints, holds_values, rule, verdict,
+                                    verdicts)
 from user_project import macro_project, run_operation
 
-KEYS = (1, 2, 3)
+KEYS = (1, 2)
 VALUES = (0, 1)
 
 
@@ -72,49 +74,57 @@ def evaluate(view: View, db: dict) -> frozenset:
     return frozenset(out)
 
 
-def held(view: View, db: dict) -> dict[str, set]:
-    """the keys of each relation's rows that take part in some view row"""
-    keys: dict[str, set] = defaultdict(set)
+def view_rows_joined(view: View, db: dict) -> list[dict]:
+    """the rows of each relation that make up each view row, as {alias: row}"""
+    out = []
     for root_row in db[view.root].values():
         joined = {view.root: root_row}
-        ok = True
         for alias in view.order:
             r = view.relations[alias]
             if alias != view.root:
                 row = db[alias].get(joined[r.join_to][f"f_{alias}"])
                 if row is None:
-                    ok = False
                     break
                 joined[alias] = row
             if r.where and joined[alias]["v"] != 1:
-                ok = False
                 break
-        if ok:
-            for alias, row in joined.items():
-                keys[alias].add(row["k"])
-    return keys
+        else:
+            out.append(joined)
+    return out
 
 
 def complement_parts(view: View, alias: str, change_set: str, db: dict, covered: set[str]):
-    """what the verdict's complement parts hold in `db`: for each named relation its rows outside
-    the view and the columns the view does not output of its rows inside; the join key per view row"""
+    """what the verdict's complement parts hold in `db`: for each named relation that shows columns,
+    its rows outside the view and the columns the view does not output of its rows inside, and
+    when the view keeps no key of it, the join key per view row; a relation the view shows no
+    column of, whole; the join key per view row (the parent's foreign key, by the root key)"""
     found = rule(change_set, features(view, alias, covered))
-    in_view = held(view, db)
+    joined = view_rows_joined(view, db)
+    in_view: dict[str, set] = defaultdict(set)
+    for chain in joined:
+        for a, row in chain.items():
+            in_view[a].add(row["k"])
+
+    def join_key(a):
+        return ("join_key", a, frozenset((chain[view.root]["k"], chain[view.relations[a].join_to][f"f_{a}"])
+                                         for chain in joined))
+
     out = []
     for part in found.needs:
         if part == "join_key":
-            r = view.relations[alias]
-            out.append(("join_key", frozenset(
-                (row["k"], row[f"f_{alias}"]) for row in db[r.join_to].values() if row["k"] in in_view[r.join_to])))
+            out.append(join_key(alias))
             continue
         rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
         for a in rels:
-            # the view's columns of `a` say which row they belong to only with its key beside them
-            shown = {src for _, rel, src in view.output if rel == a} if features(view, a).key_visible else set()
-            rows = frozenset(tuple(sorted(row.items())) if row["k"] not in in_view[a]
-                             else tuple(sorted((c, x) for c, x in row.items() if c not in shown or c == "k"))
-                             for row in db[a].values())
-            out.append((a, rows))
+            if not holds_values(view, a):
+                out.append((a, frozenset(tuple(sorted(row.items())) for row in db[a].values())))
+                continue
+            shown = {src for _, rel, src in view.output if rel == a}
+            out.append((a, frozenset(tuple(sorted(row.items())) if row["k"] not in in_view[a]
+                                     else tuple(sorted((c, x) for c, x in row.items() if c not in shown or c == "k"))
+                                     for row in db[a].values())))
+            if not features(view, a).key_visible:
+                out.append(join_key(a))
     return tuple(out)
 
 
@@ -205,6 +215,19 @@ def test_a_wrong_verdict_is_caught(monkeypatch):
         check_against_the_definition(SHAPES[-2])
 
 
+def test_a_missing_complement_part_is_caught(monkeypatch):
+    """the check fails when the parts leave out the join key that says which row of a relation the
+    view keeps no key of each view row shows (`hidden`: r2's columns without r1's or r2's key)"""
+    named = complement_parts
+
+    def without_join_keys(*args):
+        return tuple(part for part in named(*args) if part[0] != "join_key")
+
+    monkeypatch.setattr(sys.modules[__name__], "complement_parts", without_join_keys)
+    with pytest.raises(AssertionError, match="the named complement parts do not decide the new view"):
+        check_against_the_definition(next(v for v in SHAPES if v.model == "hidden"))
+
+
 def check_against_the_definition(shape: View):
     rng = random.Random(shape.model)
     covered = COVERED.get(shape.model, set())
@@ -283,9 +306,11 @@ def test_the_paper_s_view():
     by = {(v.alias, v.change_set): v for v in (verdict(view, a, t) for a in view.order
                                                 for t in ("ins", "del", "upd", "up", "ups", "delk"))}
     assert by["cust", "del"].reads == "view"
-    # D shows Addr's city but neither caddr nor aid: its cities cannot be told apart by address, so
-    # a new customer needs Addr's whole state
-    assert by["cust", "ins"].reads == "state" and by["cust", "ins"].needs == ("addr: its full state",)
+    # D shows Addr's city but neither caddr nor aid: which address each row's city belongs to is
+    # Cust's foreign key, a part of the complement beside Addr's rows no customer joins
+    assert by["cust", "ins"].reads == "complement"
+    assert by["cust", "ins"].needs == ("addr: its rows and columns the view does not hold",
+                                       "the join key cust.caddr of the view's rows")
     # neither caddr nor aid is an output column: a deleted address cannot be found in D
     assert by["addr", "delk"].reads == "complement" and "join key cust.caddr" in by["addr", "delk"].needs[0]
     assert by["addr", "up"].reads == "complement"
@@ -354,7 +379,8 @@ def test_jinja_gives_python_s_verdicts(tmp_path):
                                          for v in verdicts(joined, {}, {"a"}) if v.reads != "view"]
     first = next(v for v in verdicts(joined, {}, {"a"}) if v.reads != "view")
     assert rows[0][3:] == [first.reads, "; ".join(first.needs), first.why]
-    assert rows[0][3:5] == ["state", "a: its full state"]
+    assert rows[0][3:5] == ["complement", "a: its rows and columns the view does not hold; "
+                                          "the join key c.caddr of the view's rows"]
     model_verdicts = json.loads(next(m for m in logged if m.startswith("MODEL_VERDICTS ")).split(" ", 1)[1])
     for name in ("claim_false", "no_claim"):
         assert model_verdicts[name] == [v.as_dict() for v in verdicts(joined, {}, {"a"})]

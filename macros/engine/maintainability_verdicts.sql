@@ -1,7 +1,7 @@
 {#- Self-maintainability verdicts of a dimension view (issue #21): for each relation, in join order,
     and each change set its feed can hold, what applying that change needs besides the view and the
     change: `view` (nothing), `complement` (rows or columns of other relations the view does not
-    hold) or `state` (a relation the view holds no column of) — and why, in the papers' terms.
+    hold) or `state` (a relation the view outputs no column of but its key) — and why.
     The rule is python/pdelta/maintainability.py's, read from the generated maintainability_rules();
     this macro computes the six features it looks at (an inclusion dependency of a join from the
     graph: declared_references). `view`: normalize_declaration's result;
@@ -12,8 +12,9 @@
   {%- set rels = view['relations'] -%}
   {%- set outputs = [] -%}{%- for o in view['output'] -%}{%- do outputs.append(o[1] ~ '.' ~ o[2]) -%}{%- endfor -%}
   {#- shows: the view outputs a column of it besides its key; visible: its key, or the parent's
-      foreign key equal to it, is an output column; rows: both (the view holds some of its rows) -#}
-  {%- set shows, visible, rows = {}, {}, {} -%}
+      foreign key equal to it, is an output column; join_key: the complement part that says which
+      of its rows each view row joins (the parent's foreign key per view row) -#}
+  {%- set shows, visible, join_key = {}, {}, {} -%}
   {%- for alias in view['order'] -%}
     {%- set values = [] -%}
     {%- for o in view['output'] if o[1] == alias and o[2] not in rels[alias]['key'] -%}
@@ -25,9 +26,13 @@
           if (parent ~ '.' ~ p[0]) not in outputs and (alias ~ '.' ~ p[1]) not in outputs -%}
       {%- do hidden.append(p) -%}
     {%- endfor -%}
+    {%- set fk_cols = [] -%}
+    {%- for p in (rels[alias]['join']['on'] if rels[alias]['join'] else []) -%}
+      {%- do fk_cols.append(parent ~ '.' ~ p[0]) -%}
+    {%- endfor -%}
     {%- do shows.update({alias: values | length > 0}) -%}
     {%- do visible.update({alias: hidden | length == 0}) -%}
-    {%- do rows.update({alias: values | length > 0 and hidden | length == 0}) -%}
+    {%- do join_key.update({alias: 'the join key ' ~ fk_cols | join(', ') ~ " of the view's rows"}) -%}
   {%- endfor -%}
   {#- covered: the join is an inclusion dependency; transparent: covered, no predicate, no output
       column, and so for everything joined from it (it cannot matter to the view) -#}
@@ -63,10 +68,9 @@
     {%- set flags = [alias == view['root'], children | length > 0, r['where'] is not none and r['where'] != '',
                      visible[alias], shows[alias], covered[alias]] -%}
     {%- set bits = [] -%}{%- for f in flags -%}{%- do bits.append('1' if f else '0') -%}{%- endfor -%}
-    {%- set join_cols, join_eq, join_sides, fk, key = [], [], [], [], [] -%}
+    {%- set join_eq, join_sides, fk, key = [], [], [], [] -%}
     {%- for p in on -%}
       {%- do fk.append(p[0]) -%}{%- do key.append(p[1]) -%}
-      {%- do join_cols.append(parent ~ '.' ~ p[0]) -%}
       {%- do join_eq.append(parent ~ '.' ~ p[0] ~ ' = ' ~ alias ~ '.' ~ p[1]) -%}
       {%- do join_sides.append(parent ~ '.' ~ p[0] ~ ' / ' ~ alias ~ '.' ~ p[1]) -%}
     {%- endfor -%}
@@ -84,17 +88,20 @@
       {%- set words, needed = [], [] -%}
       {%- for part in found['needs'] -%}
         {%- if part == 'join_key' -%}
-          {%- do words.append('the join key ' ~ join_cols | join(', ') ~ " of the view's rows") -%}
+          {%- do words.append(join_key[alias]) -%}
         {%- else -%}
           {%- for a in (below if part == 'descendants' else others) -%}
             {%- do needed.append(a) -%}
-            {%- set held = 'its rows and columns the view does not hold' if rows[a] else 'its full state' -%}
-            {%- set word = a ~ ': ' ~ held -%}
-            {%- if word not in words -%}{%- do words.append(word) -%}{%- endif -%}
+            {%- set held = ': its rows and columns the view does not hold' if shows[a] else ': its full state' -%}
+            {%- set parts = [a ~ held] -%}
+            {#- the view shows a's columns without its key: the parent's foreign key per view row says
+                which row they belong to -#}
+            {%- if shows[a] and not visible[a] -%}{%- do parts.append(join_key[a]) -%}{%- endif -%}
+            {%- for word in parts if word not in words -%}{%- do words.append(word) -%}{%- endfor -%}
           {%- endfor -%}
         {%- endif -%}
       {%- endfor -%}
-      {%- set bare = [] -%}{%- for a in needed if not rows[a] -%}{%- do bare.append(a) -%}{%- endfor -%}
+      {%- set bare = [] -%}{%- for a in needed if not shows[a] -%}{%- do bare.append(a) -%}{%- endfor -%}
       {%- set why = [] -%}
       {%- for w in found['why'] -%}
         {%- set text = namespace(value=table['why'][w]) -%}

@@ -196,13 +196,6 @@ def holds_values(view: View, alias: str) -> bool:
     return any(a == alias and src not in key for _, a, src in view.output)
 
 
-def holds_rows(view: View, alias: str) -> bool:
-    """whether the view holds some of `alias`'s rows as rows: columns of it besides its key, and
-    its key (or the parent's foreign key equal to it) to say which row they belong to. If not,
-    the complement of `alias` is all of its state."""
-    return holds_values(view, alias) and features(view, alias).key_visible
-
-
 def input_sets(view: View, alias: str, plans: dict[str, str]) -> list[str]:
     """the sets `alias`'s feed can hold: its technique's, netted; a feed of another view (`plans`:
     view -> its pdelta_plan): what that view's plan emits"""
@@ -220,19 +213,33 @@ def verdict(view: View, alias: str, change_set: str, covered: set[str] = frozens
     needed: list[str] = []
     for part in found.needs:
         if part == "join_key":
-            words.append(f"the join key {', '.join(f'{r.join_to}.{p}' for p, _ in r.join_on)} of the view's rows")
+            words.append(join_key_part(view, alias))
             continue
         rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
         needed += rels
-        words += [f"{a}: {'its rows and columns the view does not hold' if holds_rows(view, a) else 'its full state'}"
-                  for a in rels]
-    reads = "view" if not found.needs else "state" if any(not holds_rows(view, a) for a in needed) else "complement"
+        for a in rels:
+            if not holds_values(view, a):
+                words.append(f"{a}: its full state")
+                continue
+            words.append(f"{a}: its rows and columns the view does not hold")
+            if not features(view, a).key_visible:
+                # the view shows a's columns without its key: which row they belong to is the
+                # parent's foreign key of each view row
+                words.append(join_key_part(view, a))
+    reads = "view" if not found.needs else "state" if any(not holds_values(view, a) for a in needed) else "complement"
     names = {"alias": alias, "parent": r.join_to or "", "descendants": ", ".join(descendants(view, alias)),
              "join": " / ".join(f"{r.join_to}.{p} = {alias}.{k}" for p, k in r.join_on),
              "join_sides": " nor ".join(f"{r.join_to}.{p} / {alias}.{k}" for p, k in r.join_on),
              "fk": ", ".join(p for p, _ in r.join_on), "key": ", ".join(k for _, k in r.join_on)}
     why = "; ".join(WHY[w].format(**names) for w in found.why)
     return Verdict(alias, change_set, reads, tuple(dict.fromkeys(words)), why)
+
+
+def join_key_part(view: View, alias: str) -> str:
+    """the complement part that says which `alias` row each view row joins: the parent's foreign
+    key, per view row"""
+    r = view.relations[alias]
+    return f"the join key {', '.join(f'{r.join_to}.{p}' for p, _ in r.join_on)} of the view's rows"
 
 
 def verdicts(view: View, plans: dict[str, str] | None = None, covered: set[str] = frozenset()) -> list[Verdict]:
