@@ -19,8 +19,8 @@ import pytest
 
 import pdelta.maintainability
 from pdelta.declaration import View, normalize
-from pdelta.maintainability import (Features, Rule, descendants, features, hints, holds_values, rule, verdict,
-                                    verdicts)
+from pdelta.maintainability import (Features, Rule, descendants, features, hints, holds_values, rule, transparent,
+                                    verdict, verdicts)
 from user_project import macro_project, run_operation
 
 KEYS = (1, 2)
@@ -115,7 +115,7 @@ def complement_parts(view: View, alias: str, change_set: str, db: dict, covered:
             out.append(join_key(alias))
             continue
         rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
-        for a in rels:
+        for a in (a for a in rels if not transparent(view, a, covered)):
             if not holds_values(view, a):
                 out.append((a, frozenset(tuple(sorted(row.items())) for row in db[a].values())))
                 continue

@@ -90,7 +90,7 @@
         {%- if part == 'join_key' -%}
           {%- do words.append(join_key[alias]) -%}
         {%- else -%}
-          {%- for a in (below if part == 'descendants' else others) -%}
+          {%- for a in (below if part == 'descendants' else others) if not transparent[a] -%}
             {%- do needed.append(a) -%}
             {%- set held = ': its rows and columns the view does not hold' if shows[a] else ': its full state' -%}
             {%- set parts = [a ~ held] -%}

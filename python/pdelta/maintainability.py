@@ -216,6 +216,7 @@ def verdict(view: View, alias: str, change_set: str, covered: set[str] = frozens
             words.append(join_key_part(view, alias))
             continue
         rels = descendants(view, alias) if part == "descendants" else [a for a in view.order if a != alias]
+        rels = [a for a in rels if not transparent(view, a, covered)]  # they cannot matter to the view
         needed += rels
         for a in rels:
             if not holds_values(view, a):
