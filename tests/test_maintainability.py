@@ -56,22 +56,7 @@ def columns(view: View, alias: str) -> list[str]:
 
 def evaluate(view: View, db: dict) -> frozenset:
     """the view's rows over `db` (alias -> {key: row dict}) by its definition"""
-    out = set()
-    for root_row in db[view.root].values():
-        joined = {view.root: root_row}
-        for alias in view.order:
-            r = view.relations[alias]
-            if alias != view.root:
-                parent = joined.get(r.join_to)
-                row = db[alias].get(parent[f"f_{alias}"]) if parent else None
-                if row is None:
-                    break
-                joined[alias] = row
-            if r.where and joined[alias]["v"] != 1:
-                break
-        else:
-            out.add(tuple(joined[a][src] for _, a, src in view.output))
-    return frozenset(out)
+    return frozenset(tuple(joined[a][src] for _, a, src in view.output) for joined in view_rows_joined(view, db))
 
 
 def view_rows_joined(view: View, db: dict) -> list[dict]:

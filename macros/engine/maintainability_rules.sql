@@ -1,6 +1,6 @@
 {#- GENERATED from python/pdelta/maintainability.py by `pdelta gen-macros`; do not edit.
-    The self-maintainability rule on every input (issue #21) and the sets each
-    technique's feed can hold: read by macros/engine/maintainability_verdicts.sql. -#}
+    The self-maintainability rule on every input (issue #21) and the sets a
+    view's feed can hold: read by macros/engine/maintainability_verdicts.sql. -#}
 {% macro maintainability_rules() %}
   {{ return(fromjson('{
   "rules": {
@@ -2697,85 +2697,6 @@
     "foreign_key_moves": "the new image\u0027s foreign key may name another {descendants} row: one the view does not hold, or one that lets {parent} rows the inner join dropped for the old image join",
     "irrelevant_update": "{alias} has no predicate, joins nothing further and shows no column but its key: an update of it changes no view row (updates: unexposed, not distinguished attributes)",
     "unexposed_update": "no predicate on {alias} and nothing joined from it: the view rows found by the key take the new image\u0027s columns (updates: unexposed attributes, key retained)"
-  },
-  "technique_sets": {
-    "audit_columns": [
-      "ins",
-      "del",
-      "upd",
-      "up",
-      "delk"
-    ],
-    "log_based": [
-      "ins",
-      "del",
-      "upd"
-    ],
-    "log_net_effect": [
-      "del",
-      "upd",
-      "ups",
-      "delk"
-    ],
-    "change_tracking": [
-      "ins",
-      "up",
-      "ups",
-      "delk"
-    ],
-    "snapshot_diff": [
-      "ins",
-      "del",
-      "upd"
-    ],
-    "upsert_feed": [
-      "ups",
-      "delk"
-    ],
-    "any": [
-      "ins",
-      "del",
-      "upd",
-      "up",
-      "ups",
-      "delk"
-    ],
-    "debezium_postgres_default": [
-      "ins",
-      "up",
-      "ups",
-      "delk"
-    ],
-    "debezium_postgres_full": [
-      "ins",
-      "del",
-      "upd",
-      "ups",
-      "delk"
-    ],
-    "debezium_mysql_minimal": [
-      "ins",
-      "up",
-      "ups",
-      "delk"
-    ],
-    "delta_cdf": [
-      "ins",
-      "del",
-      "upd"
-    ],
-    "sqlserver_change_tracking": [
-      "ins",
-      "up",
-      "ups",
-      "delk"
-    ],
-    "sqlserver_cdc_net": [
-      "del",
-      "upd",
-      "ups",
-      "delk"
-    ]
   },
   "view_feed_sets": {
     "diff": [

@@ -81,7 +81,8 @@
     {%- if changes is mapping and 'feed_of' in changes -%}
       {%- set sets = table['view_feed_sets'][plans.get(changes['feed_of'], 'diff')] -%}
     {%- else -%}
-      {%- set sets = table['technique_sets'].get(r['technique'], table['technique_sets']['any']) -%}
+      {%- set by_technique = pdelta.feed_contract()['technique_sets'] -%}
+      {%- set sets = by_technique.get(r['technique'], by_technique['any']) -%}
     {%- endif -%}
     {%- for change_set in sets -%}
       {%- set found = table['rules'][change_set ~ '/' ~ bits | join('/')] -%}

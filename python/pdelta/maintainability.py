@@ -118,14 +118,14 @@ def rule_key(change_set: str, f: Features) -> str:
 
 @cache
 def rules_table() -> dict:
-    """`rule` on every input, and the sets each technique's feed can hold once netted: the data
-    macros/engine/maintainability_rules.sql returns."""
+    """`rule` on every input, and the sets a feed of another view can hold: the data
+    macros/engine/maintainability_rules.sql returns (the sets of each technique's feed are the feed
+    contract's, macros/engine/feed_contract.sql)."""
     rules = {}
     for change_set, flags in product(algebra.SIX_SETS, product((True, False), repeat=6)):
         r = rule(change_set, Features(*flags))
         rules[rule_key(change_set, Features(*flags))] = {"needs": list(r.needs), "why": list(r.why)}
     return {"rules": rules, "why": WHY,
-            "technique_sets": {t: technique_sets(t) for t in TECHNIQUES},
             # a feed another dimension view publishes: what its plan can emit
             "view_feed_sets": {"diff": [t for t in algebra.SIX_SETS if t in complete_sets(set(algebra.SIX_SETS))],
                                "rules": list(algebra.SIX_SETS)}}
@@ -134,8 +134,8 @@ def rules_table() -> dict:
 def render_macro() -> str:
     """The text of macros/engine/maintainability_rules.sql."""
     return algebra.data_macro("maintainability_rules", "python/pdelta/maintainability.py",
-                              "The self-maintainability rule on every input (issue #21) and the sets each\n"
-                              "    technique's feed can hold: read by macros/engine/maintainability_verdicts.sql.",
+                              "The self-maintainability rule on every input (issue #21) and the sets a\n"
+                              "    view's feed can hold: read by macros/engine/maintainability_verdicts.sql.",
                               rules_table())
 
 
@@ -200,10 +200,9 @@ def input_sets(view: View, alias: str, plans: dict[str, str]) -> list[str]:
     """the sets `alias`'s feed can hold: its technique's, netted; a feed of another view (`plans`:
     view -> its pdelta_plan): what that view's plan emits"""
     r = view.relations[alias]
-    table = rules_table()
     if isinstance(r.changes, dict) and "feed_of" in r.changes:
-        return table["view_feed_sets"][plans.get(r.changes["feed_of"], "diff")]
-    return table["technique_sets"].get(r.technique or "any", table["technique_sets"]["any"])
+        return rules_table()["view_feed_sets"][plans.get(r.changes["feed_of"], "diff")]
+    return technique_sets(r.technique if r.technique in TECHNIQUES else "any")
 
 
 def verdict(view: View, alias: str, change_set: str, covered: set[str] = frozenset()) -> Verdict:
