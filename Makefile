@@ -29,6 +29,9 @@ bench-smoke: setup ## the benchmark harness on a few thousand rows, all contende
 bench-large: setup ## the benchmark at 100M root rows (long)
 	@bash scripts/bench.sh large
 
+bench-adapt: setup ## view adaptation: predicate changes adapted vs rebuilt, 1M and 10M rows (docs/bench/adapt.md)
+	@bash scripts/bench.sh adapt
+
 thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its port)
 	@bash scripts/thrift_server.sh start
 
@@ -50,5 +53,5 @@ clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps v
 	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs integration_tests/target \
 		integration_tests/logs
 
-.PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large thrift-start thrift-stop \
+.PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large bench-adapt thrift-start thrift-stop \
 	cluster-start cluster-stop clean

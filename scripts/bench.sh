@@ -13,6 +13,11 @@ export PDELTA_SHUFFLE_PARTITIONS="${PDELTA_SHUFFLE_PARTITIONS:-16}"
 export PDELTA_SNAPSHOT_PARTITIONS="${PDELTA_SNAPSHOT_PARTITIONS:-2}"
 export PDELTA_SPARK_ADAPTIVE="${PDELTA_SPARK_ADAPTIVE:-true}"
 export PDELTA_SPARK_CODEGEN="${PDELTA_SPARK_CODEGEN:-true}"
+if [ "${1:-}" = "adapt" ]; then
+  shift
+  # view adaptation (issue #19): each predicate change at 1M and 10M root rows, adapted vs rebuilt
+  exec python -m pdelta.bench.adapt ${BENCH_ARGS:-} "$@"
+fi
 if [ "${1:-}" = "large" ]; then
   shift
   # 100M root rows at a fixed delta (0.001 % = 1,000 changes per relation level): hours here

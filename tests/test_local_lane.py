@@ -5,7 +5,8 @@ session, in two stages — the paper's example in its old state (full build), th
 on Spark, seed loading) — with pdelta validate / explain; model contracts (a view's and a
 mirror's) that stop a build with nothing written; grants applied and revoked (through a stand-in
 for the catalog's grants, integration_tests/macros/ops/grants_double.sql); a Delta MERGE check; a
-declaration narrowed after the build; feed faults that must stop a run; a mirror whose feed
+declaration narrowed after the build (adapted, and a view over its feed refreshed from the
+adapting batch); feed faults that must stop a run; a mirror whose feed
 gained a column (on_schema_change: fail stops it, the default rebuilds it); a false
 self-maintainability claim that the package's data test reports.
 
@@ -25,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta"  # the profile's default schema (profiles.yml.example), where the lane builds
 
 # the paper's D with its selection on Addr narrowed after the build (no Dresden: two of its three
-# rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise it rebuilds
+# rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise the next
+# refresh adapts the view (a change of predicates only: issue #19)
 DECL_CHANGED = "{paper_stage: new, paper_decl: narrowed"
 # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
 # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
@@ -86,9 +88,22 @@ def lane_commands(target: str) -> list[str]:
         " :: the next refresh will STOP",
         f"! run {t} --vars '{DECL_CHANGED}, paper_on_schema_change: fail}}' --select paper_d_diff"
         " :: and on_schema_change is fail, so nothing was written",
-        f"pdelta explain paper_d_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode rebuild",
+        # the view over D's feed catches up with D's rebuild (the grants' --full-refresh above) ...
+        f"pdelta explain paper_d_over_diff {t} --vars '{{paper_stage: new}}' --expect-mode rebuild",
+        f"run {t} --vars '{{paper_stage: new}}' --select paper_d_over_diff",
+        # ... then D adapts to its narrowed predicate in one batch (Dresden's two rows deleted), and the
+        # view over its feed refreshes from that batch instead of rebuilding
+        f"pdelta explain paper_d_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode adapt --expect-emits del",
         f"run {t} --vars '{DECL_CHANGED}}}' --select paper_d_diff paper_d_recomputed",
-        f"test {t} --vars '{DECL_CHANGED}}}' --select paper_d_diff --exclude tag:paper_after_changes",
+        # D under the cost model's tiny threshold: the rows the narrowing reaches count as pending
+        # rows, so it rebuilds instead of adapting (nothing else is pending), then takes the new one
+        f"pdelta explain paper_d_rebuilt {t} --vars '{DECL_CHANGED}}}' --expect-mode rebuild",
+        f"run {t} --vars '{DECL_CHANGED}}}' --select paper_d_rebuilt",
+        f"pdelta explain paper_d_rebuilt {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental",
+        f"pdelta explain paper_d_over_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental --expect-emits del",
+        f"run {t} --vars '{DECL_CHANGED}}}' --select paper_d_over_diff",
+        f"test {t} --vars '{DECL_CHANGED}}}' --select paper_d_diff paper_d_over_diff paper_d_rebuilt"
+        " --exclude tag:paper_after_changes",
         f"pdelta explain paper_d_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_d_diff}}'",
         f"run-operation paper_feed_fault {t} --args '{{kind: null_seq}}'",

@@ -42,7 +42,7 @@ from pdelta.declaration import normalize
 from pdelta.flags import analyze
 from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, output_columns,
                                 view_model, write_project)
-from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained
+from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained, redraw_predicates
 
 pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
 
@@ -152,13 +152,29 @@ class Harness:
         found = self._json_rows(parts)
         return {model: [tuple(r[c] for c in cols) for r in found[i]] for i, (model, cols) in enumerate(views)}
 
-    def feeds(self, views: list[tuple[str, list[str]]], batch: int) -> dict[str, list[dict]]:
-        """The changes each view published in refresh number `batch` (its `_pdelta_seq`), in one query."""
+    def feeds(self, views: list[tuple[str, list[str]]], batch: int | dict[str, int]) -> dict[str, list[dict]]:
+        """The changes each view published in batch `batch` (its `_pdelta_seq`; per model when a
+        dict), in one query."""
+        def batch_of(model: str) -> int:
+            return int(batch[model] if isinstance(batch, dict) else batch)
         parts = [f"select {i} as part, to_json(struct({', '.join(cols)}, _pdelta_before, _pdelta_type), "
                  f"map('ignoreNullFields', 'false')) as row from {SCHEMA}.{model}__pdelta_changes "
-                 f"where _pdelta_seq = {int(batch)}" for i, (model, cols) in enumerate(views)]
+                 f"where _pdelta_seq = {batch_of(model)}" for i, (model, cols) in enumerate(views)]
         found = self._json_rows(parts)
         return {model: found[i] for i, (model, _) in enumerate(views)}
+
+
+    def last_batches(self, models: list[str]) -> dict[str, tuple[int, str]]:
+        """Each view's last batch in its batch log: (batch id, mode), in one query."""
+        parts = [f"select distinct {i} as part, to_json(struct(batch_id, mode)) as row from {SCHEMA}.{model}__pdelta_batches "
+                 f"where batch_id = (select max(batch_id) from {SCHEMA}.{model}__pdelta_batches)"
+                 for i, model in enumerate(models)]
+        found = self._json_rows(parts)
+        out = {}
+        for i, model in enumerate(models):
+            assert len(found[i]) == 1, (model, found[i])
+            out[model] = (found[i][0]["batch_id"], found[i][0]["mode"])
+        return out
 
 
 def views_of(h: Harness):
@@ -227,8 +243,9 @@ def replay(model, cols, klen, before_rows, feed, after_rows):
     return Counter(ch["_pdelta_type"] for ch in feed)
 
 
-def predicted_sets(h: Harness) -> dict[str, dict[int, set[str]]]:
-    """Static flag analysis per view and scenario, from the scenario's techniques."""
+def predicted_sets(h: Harness, adapting: bool = False) -> dict[str, dict[int, set[str]]]:
+    """Static flag analysis per view and scenario, from the scenario's techniques. adapting: for the
+    batch that adapts each first view to its changed predicates (what its feed can hold)."""
     out: dict[str, dict[int, set[str]]] = {}
     for shape in h.shapes:
         for plan in ("rules", "diff"):
@@ -240,11 +257,11 @@ def predicted_sets(h: Harness) -> dict[str, dict[int, set[str]]]:
             chained = normalize(chained_declaration(shape), name(chained_model(shape)))[0] if shape.chained else None
             for sc in h.worlds[shape.name].scenarios:
                 a = analyze(base, {al.name: sc.technique[al.rel] for al in shape.aliases})
-                out.setdefault(name(view_model(shape)), {})[sc.sid] = a.output
+                out.setdefault(name(view_model(shape)), {})[sc.sid] = a.feed if adapting else a.output
                 if chained is not None:
                     chained.plan = plan
                     # the chained view reads its own plan's twin: the feed_of names the same model
-                    w = analyze(chained, {"z": sc.technique["z"]}, upstream={view_model(shape): a.output})
+                    w = analyze(chained, {"z": sc.technique["z"]}, upstream={view_model(shape): a.feed})
                     out.setdefault(name(chained_model(shape)), {})[sc.sid] = w.output
     return out
 
@@ -328,3 +345,41 @@ def test_randomized_equivalence(harness):
     if not ONLY_SHAPES:
         assert seen_by_plan["rules"] >= {"ins", "del", "upd", "ups", "delk"}, seen_by_plan
         assert seen_by_plan["diff"] == {"ins", "del", "upd"}, seen_by_plan
+    check_adaptation(h, current, tally)
+
+
+def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
+    """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
+    widened, replaced; at least one per shape) with a batch of changes pending too. Each first view
+    adapts in its next refresh (its batch log says `adapted`: not rebuilt) and equals recomputation
+    under the new predicates; the batch replayed onto the old view gives the new one, and holds only
+    what its feed can (the flag analysis); each view over its feed refreshes incrementally from it."""
+    adapt_rng = random.Random(SEED + 19)
+    redrawn = {s.name: redraw_predicates(s, adapt_rng) for s in h.shapes}
+    write_project(h.project, ROOT, h.shapes)
+    before = dict(current)
+    feeds_in = {s.name: h.worlds[s.name].step() for s in h.shapes}
+    h.write_states()
+    h.append_changes(feeds_in)
+    h.dbt("run", "--threads", "2", "--select", *[m for _, m, _, _ in views_of(h)])
+    data_tests = ["batch_log_state_kept", "dimension_view_keys_unique"]
+    assert sorted(r.node.name for r in h.dbt("test", "--select", *data_tests).result) == data_tests
+    checked = [(model, cols) for _, model, cols, _ in views_of(h)]
+    last = h.last_batches([m for m, _ in checked])
+    rows_after, feeds = h.rows(checked), h.feeds(checked, {m: b for m, (b, _) in last.items()})
+    predicted = predicted_sets(h, adapting=True)
+    kinds = Counter()
+    for shape, model, cols, oracle in views_of(h):
+        changed = "; ".join(redrawn[shape.name])
+        chained = model in (chained_model(shape), diff_model(chained_model(shape)))
+        want = "incremental" if chained else "adapted"
+        assert last[model][1] == want, \
+            f"{model}: its batch after the predicates changed ({changed}) was `{last[model][1]}`, not `{want}`"
+        assert_equal_to_recompute(model, cols, rows_after[model], oracle())
+        kinds += replay(model, cols, key_len(model, h), before[model], feeds[model], rows_after[model])
+        check_flag_analysis(model, predicted, feeds[model], cols, tally)
+    print(f"[randomized] adaptation: predicates changed in {len(redrawn)} shapes "
+          f"({sum(len(c) for c in redrawn.values())} relations), every view adapted or refreshed from an adapted "
+          f"view's feed, equal to recomputation; view changes {dict(kinds)}", flush=True)
+    # the redrawn predicates admit and drop rows: both must have happened
+    assert {"ins", "del"} <= set(kinds), kinds

@@ -43,26 +43,33 @@
                        batch, so views downstream keep refreshing from an exact feed. Costs one
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
-{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none) %}
+{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
       costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned'.
       pending: the aliases with rows in (lo, hi], or none before the users' feeds were scanned
       (the run chooses first, so that a rebuild reads no feed row): each input's pending rows
-      are then estimated (estimated_pending_sql) and those without any left out -#}
+      are then estimated (estimated_pending_sql) and those without any left out.
+      adapt: the predicates a batch adapts (declaration_adaptation): the rows of a relation's
+      state where its old and new predicates disagree count as pending rows of it (one count of
+      the state with that filter in the same statement) -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
   {%- set off = r is none and not opts['learned'] -%}
-  {%- if off or (pending is not none and not pending) -%}
+  {%- set adapt = adapt or {} -%}
+  {%- if off or (pending is not none and not pending and not adapt) -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if off else 'nothing pending'}) }}
   {%- endif -%}
   {%- set root = view['root'] -%}
   {%- set parts = [] -%}
   {%- set scanned = {} -%}
-  {%- set candidates = view['order'] if pending is none else pending -%}
+  {%- set candidates = view['order'] if pending is none else pending + (adapt.keys() | reject('in', pending) | list) -%}
   {%- for alias in candidates -%}
     {%- set inp = inputs[alias] -%}
     {%- set scanned_rows = pdelta.scanned_pending_rows(inp) -%}
-    {%- if scanned_rows is none and pending is none -%}
+    {%- if pending is not none and alias not in pending -%}
+      {#- a relation only an adaptation reaches -#}
+      {%- set pending_sql = '0' -%}
+    {%- elif scanned_rows is none and pending is none -%}
       {%- set pending_sql = pdelta.estimated_pending_sql(inp) -%}
     {%- elif scanned_rows is none -%}
       {%- set pending_rows = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi'],
@@ -72,18 +79,20 @@
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
+    {%- set disagree_sql = '(select count(*) from ' ~ inp['state'] ~ ' where ' ~ adapt[alias]['disagree'] ~ ')'
+                           if alias in adapt else '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
-                        ~ "(select count(*) from " ~ inp['state'] ~ ") as s") -%}
+                        ~ "(select count(*) from " ~ inp['state'] ~ ") as s, " ~ disagree_sql ~ " as d") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in candidates -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from "
-                        ~ inputs[root]['state'] ~ ") as s") -%}
+                        ~ inputs[root]['state'] ~ ") as s, 0 as d") -%}
   {%- endif -%}
   {%- set ns = namespace(f=0.0, pending=0) -%}
   {%- set counts = {} -%}
   {%- for row in run_query(parts | join(' union all ')).rows -%}
-    {%- set pending_count = scanned[row[0]] if row[0] in scanned else row[1] | int -%}
+    {%- set pending_count = (scanned[row[0]] if row[0] in scanned else row[1] | int) + row[3] | int -%}
     {%- do counts.update({row[0]: {'pending': pending_count, 'state': row[2] | int}}) -%}
     {%- set ns.f = ns.f + pending_count / ([row[2] | int, 1] | max) -%}
     {%- set ns.pending = ns.pending + pending_count -%}

@@ -25,12 +25,19 @@
     Only the keys of the feed rows are read, so the plan is exact for any of the six sets
     (partial images included); it relies, like the rules, on each state being the relation
     after the consumed feed rows. Returns a list of plan_term records; all are inline, so the
-    plan runs as one statement. -#}
-{% macro diff_plan(view, inputs, target, pending) %}
-  {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending)) }}
+    plan runs as one statement.
+
+    adapt: the predicates changed since the view was built (declaration_adaptation's `adapt`).
+    A relation's rows where its old and new predicate disagree are keys the batch reaches like
+    its pending feed keys: the rows of every other key are in the view as the new declaration
+    has them (the view held them under the old one, and a key whose path no pending row reaches
+    joins the same rows under both). -#}
+{% macro diff_plan(view, inputs, target, pending, adapt=none) %}
+  {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending, adapt)) }}
 {% endmacro %}
 
-{% macro default__diff_plan(view, inputs, target, pending) %}
+{% macro default__diff_plan(view, inputs, target, pending, adapt=none) %}
+  {%- set adapt = adapt or {} -%}
   {%- set q = adapter.quote -%}
   {%- set rels = view['relations'] -%}
   {%- set plan = [] -%}
@@ -44,6 +51,10 @@
       {%- do parts.append('select ' ~ pdelta._cols(r['key']) ~ ' from ('
             ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
     {%- endif -%}
+    {%- if alias in adapt -%}
+      {%- do parts.append('select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ inputs[alias]['state']
+            ~ ' where ' ~ adapt[alias]['disagree']) -%}
+    {%- endif -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
       {%- set on = [] -%}
       {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
@@ -54,7 +65,8 @@
     {%- if parts -%}
       {%- do has_keys.append(alias) -%}
       {%- do plan.append(pdelta.plan_term(alias ~ '__keys',
-            'diff: keys of `' ~ alias ~ '` the batch reaches (pending feed keys; state rows joining a child\'s keys)',
+            'diff: keys of `' ~ alias ~ '` the batch reaches (pending feed keys; state rows joining a child\'s keys'
+            ~ ('; state rows its old and new predicates disagree on' if alias in adapt else '') ~ ')',
             reads, parts | join('\nunion all\n'))) -%}
     {%- endif -%}
   {%- endfor -%}

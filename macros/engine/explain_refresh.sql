@@ -1,7 +1,8 @@
 {#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
     declaration in normal form, each input's pending feed range, the cost model's choice
     (refresh or rebuild), how the declaration changed since the last full build (the run then
-    rebuilds, or stops on on_schema_change: fail), the plan (diff or rules) as its records (name, rule, terms read, SQL,
+    adapts the view in its batch when only predicates changed, else rebuilds; or stops on
+    on_schema_change: fail), the plan (diff or rules) as its records (name, rule, terms read, SQL,
     how it is kept), the statement that reads the six-set result and the apply statement.
     Logged as one JSON line prefixed `pdelta-explain:`; nothing is written. Each step that queries
     the warehouse logs `pdelta-progress: <step>` as it starts, which `pdelta explain` prints with
@@ -22,10 +23,14 @@
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set consumed = blog['consumed'] if built else {} -%}
-  {#- a declaration that changed since the last full build: the run rebuilds (or stops on on_schema_change: fail) -#}
+  {#- a declaration that changed since the last full build: the run adapts the view or rebuilds it
+      (declaration_adaptation), or stops on on_schema_change: fail -#}
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
                                                     pdelta.declaration_record(view)) -%}
   {%- set refresh_opts = pdelta.rebuild_options(node.config) -%}
+  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], pdelta.declaration_record(view))
+                       if changed and refresh_opts['on_schema_change'] != 'fail' else {'adapt': none, 'why': none} -%}
+  {%- set adapt = adaptation['adapt'] -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
                                         refresh_opts['history_rows']) -%}
@@ -50,6 +55,14 @@
       {%- do rebuilt_inputs.extend(rebuilt_feeds['reasons']) -%}
       {%- do by.update({'stop': []}) -%}
     {%- endif -%}
+    {#- an input view rebuilt in full after what this view consumed: the run rebuilds (dimension_view) -#}
+    {%- for alias in view['order'] -%}
+      {%- set rebuilt_at, lo = inputs[alias]['rebuilt_at'], consumed.get(alias) -%}
+      {%- if rebuilt_at is not none and (lo is none or rebuilt_at > lo) -%}
+        {%- do rebuilt_inputs.append('input `' ~ alias ~ '` (' ~ inputs[alias]['changes']
+                                     ~ ') was rebuilt in full at its batch ' ~ rebuilt_at ~ ', after what this view consumed') -%}
+      {%- endif -%}
+    {%- endfor -%}
     {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- for v in by['quarantine'] -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- do pdelta.exclude_bad_rows(inputs, by['quarantine'], contract_opts) -%}
@@ -57,11 +70,12 @@
   {%- set q = adapter.quote -%}
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
-  {%- set plan_kind = refresh_opts['plan'] -%}
+  {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
+  {%- set plan_kind = 'diff' if adapt else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- if plan_kind == 'diff' -%}
-    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending) if pending else [] -%}
-    {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if pending else '' -%}
+    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt) if pending or adapt else [] -%}
+    {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if plan else '' -%}
   {%- else -%}
     {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
     {%- set plan = pdelta.refresh_plan(view, inputs) -%}
@@ -77,6 +91,7 @@
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
       'rebuilt_inputs': rebuilt_inputs,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
+      'adaptation': adapt, 'not_adapted_because': adaptation['why'],
       'on_schema_change': refresh_opts['on_schema_change']} -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
@@ -84,7 +99,7 @@
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}
     {%- do pdelta.explain_progress('dry run of the ' ~ plan_kind ~ ' plan (its six-set counts)') -%}
     {%- if plan_kind == 'diff' -%}
-      {%- set counts = pdelta.change_counts('(' ~ changes_sql ~ ')') if pending else {} -%}
+      {%- set counts = pdelta.change_counts('(' ~ changes_sql ~ ')') if plan else {} -%}
     {%- else -%}
       {%- set dry_prefix = this_rel.identifier ~ '__pdelta_x_' -%}
       {%- set dry = pdelta.refresh_plan(view, inputs, dry_prefix, this_rel) -%}
@@ -103,7 +118,7 @@
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
     {%- do pdelta.explain_progress('the cost model (pdelta_rebuild_ratio)') -%}
-    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs']) -%}
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt) -%}
     {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
       {%- do out.update({'stops': [], 'quarantine': []}) -%}

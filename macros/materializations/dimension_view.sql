@@ -54,6 +54,8 @@
                                         scan=false) -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
+  {#- a change of predicates only: the refresh adapts the view in its batch (declaration_adaptation) -#}
+  {%- set adaptation = {'adapt': none, 'why': none} -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
@@ -66,7 +68,11 @@
             ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
             ~ ' it by itself).') }}
     {%- elif changed -%}
-      {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')) -%}
+      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared) -%}
+      {%- if adaptation['adapt'] is none -%}
+        {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')
+                               ~ ' (' ~ adaptation['why'] ~ ')') -%}
+      {%- endif -%}
     {%- endif -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}{%- set lo = blog['consumed'].get(alias) -%}
@@ -90,6 +96,13 @@
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
+    {#- a retry applies its staged batch as it is: the run after it adapts (an adapted view diffs equal) -#}
+    {%- set adapt = adaptation['adapt'] if not retry else none -%}
+    {%- if adapt -%}
+      {{ log('pdelta: ' ~ model.name ~ ': its declaration changed since it was built (' ~ changed | join('; ')
+             ~ '): this batch adapts the view, the rows where the old and new predicates disagree recomputed',
+             info=true) }}
+    {%- endif -%}
     {%- set ranges = {} -%}
     {%- if retry -%}
       {%- do ranges.update(pdelta.staged_ranges(stage, staged)) -%}
@@ -106,7 +119,7 @@
           instead of refreshing. It comes first, from counts the Delta log answers: a plain rebuild
           (`pdelta_rebuild_feed: reset`) reads the states and no feed row, so its scan of the
           users' feeds takes their bounds only, without the feed contract's checks of the rows -#}
-      {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'])
+      {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'], adapt=adapt)
                        if cost_model_on else {'mode': 'refresh'} -%}
       {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild, hash_rows=not plain_rebuild) -%}
@@ -152,15 +165,17 @@
           {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
         {%- endif -%}
-        {%- if pending -%}
-          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' -%}
+        {%- if pending or adapt -%}
+          {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
+          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' and not adapt -%}
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
             {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
           {%- elif not rules -%}
             {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
-            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending), 'v__changes') -%}
+            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending, adapt),
+                                                        'v__changes') -%}
           {%- else -%}
             {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
@@ -175,7 +190,7 @@
     {%- endif -%}
     {%- if run_state.full -%}
       {#- build_in_full ran the statements, the `main` one included -#}
-    {%- elif not retry and not pending -%}
+    {%- elif not retry and not pending and not adapt -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
     {%- else -%}
@@ -195,7 +210,8 @@
       {%- endif -%}
       {%- set counts = summary['counts'] -%}
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
-      {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or (not retry and choice['mode'] == 'rebuild')}) -%}
+      {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt
+                                        or (not retry and choice['mode'] == 'rebuild')}) -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string',
                                             summary['range_var'], summary['keys_listed']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
@@ -230,19 +246,24 @@
       {%- set rebuilt = not retry and choice['mode'] == 'rebuild' -%}
       {#- the learned cost model's timing of this run (a retry's time says nothing about either) -#}
       {%- set costs = none -%}
-      {%- if refresh_opts['learned'] and not retry and 'reached' in choice -%}
+      {#- (an adapting batch's time has a filtered scan of a whole state in it, which a refresh reaching
+          as many rows does not: it is no sample of either) -#}
+      {%- if refresh_opts['learned'] and not retry and 'reached' in choice and not adapt -%}
         {%- set costs = pdelta.add_cost_sample(blog['costs'], 'rebuild' if rebuilt else 'refresh',
               [choice['view_rows'] if rebuilt else choice['reached'], pdelta.seconds_since(run_started)]) -%}
       {%- endif -%}
-      {#- a view built before its declaration was kept: the one it runs now is taken as its own -#}
-      {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'rebuild' if rebuilt else 'incremental', applied, retry, blog, costs,
-            summary['key_type'], declared if blog['declaration'] is none else none) -%}
+      {#- a view built before its declaration was kept: the one it runs now is taken as its own; an
+          adapted one takes the new declaration in the commit of the batch that adapted it -#}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, counts,
+            'rebuild' if rebuilt else ('adapted' if adapt else 'incremental'), applied, retry, blog, costs,
+            summary['key_type'], declared if blog['declaration'] is none or adapt else none) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}
       {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
-             ~ (' (' ~ refresh_opts['plan'] ~ ' plan)' if not retry and not rebuilt else '')
+             ~ (' (' ~ ('diff plan, adapted to the new declaration' if adapt else refresh_opts['plan'] ~ ' plan') ~ ')'
+                if not retry and not rebuilt else '')
              ~ (' (rebuilt and diffed: ' ~ pdelta.rebuild_reason(choice) ~ ')' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}

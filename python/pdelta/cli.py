@@ -381,6 +381,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, progress=None) -> int:
     """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
+    from .flags import ADAPTATION_SETS
+
     project_vars = _project_vars(args)
     info = explain_next_refresh(*_dirs(args), args.target, args.model,
                                 ["--vars", json.dumps(project_vars)] if project_vars else [], manifest=manifest,
@@ -410,9 +412,11 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
+        # a batch that adapts the view to a changed predicate adds and removes rows besides its refresh's
+        predicted = a.output | (ADAPTATION_SETS if info.get("adaptation") else set())
         say(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
-            + ("" if observed <= a.output else f"  (NOT predicted: {sorted(observed - a.output)})"))
-        if not observed <= a.output:
+            + ("" if observed <= predicted else f"  (NOT predicted: {sorted(observed - predicted)})"))
+        if not observed <= predicted:
             rc = 1  # the static analysis missed a set: a bug to report
         choice = info.get("cost_choice") or {}
         mode = "rebuild" if choice.get("mode") == "rebuild" else "incremental"
@@ -423,10 +427,22 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
             say("  the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
                 + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh")
             rc = 1
+        elif changed and info.get("adaptation") and mode == "rebuild":
+            say("  the declaration changed since the view was built (" + "; ".join(changed) + "); the cost model's "
+                "rebuild takes the new one")
+        elif changed and info.get("adaptation"):
+            # declaration_adaptation: predicates only; their disagreeing rows join the batch's keys
+            mode = "adapt"
+            say("  the next refresh ADAPTS the view in its batch (no rebuild; views downstream refresh from its feed): "
+                "the declaration changed since it was built (" + "; ".join(changed) + ")")
+            for alias, pred in info["adaptation"].items():
+                say(f"    {alias}: predicate {pred['change']}; the rows of its state where {pred['disagree']}"
+                    " are recomputed with the batch's keys")
         elif changed:
             mode = "rebuild"
             say("  the next refresh REBUILDS the view in full (its feed starts over): the declaration changed since "
-                "the last full build (" + "; ".join(changed) + ")")
+                "the last full build (" + "; ".join(changed) + ")"
+                + (f"; not adapted: {info['not_adapted_because']}" if info.get("not_adapted_because") else ""))
         elif info.get("rebuilt_inputs"):
             mode = "rebuild"
             say("  the next refresh REBUILDS the view in full (its feed starts over): "
@@ -642,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("model")
     exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
-    exp_.add_argument("--expect-mode", choices=["incremental", "rebuild"],
+    exp_.add_argument("--expect-mode", choices=["incremental", "adapt", "rebuild"],
                       help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; "
                            "a changed declaration rebuilds)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")

@@ -110,6 +110,18 @@ class Analysis:
     def statements(self) -> list[str]:
         return apply_statements(self.output, ins_checked=self.plan != "rules")
 
+    @property
+    def feed(self) -> set[str]:
+        """What the view's change feed can hold: its refreshes' sets, and those of a batch that adapts
+        it to a changed predicate (macros/engine/declaration_adaptation.sql), which runs the diff plan
+        whatever the view's plan: its refresh's sets labelled completely, and rows added or removed"""
+        return self.output | complete_sets(self.output) | ADAPTATION_SETS
+
+
+# the sets of a batch that adapts a view to a changed predicate (the diff plan's labels): a row the
+# new predicate admits is `ins`, one it drops `del`
+ADAPTATION_SETS = frozenset({"ins", "del"})
+
 
 def rows_to_sets(rows: set[Row]) -> set[str]:
     return {t for d, f, _ in rows if (t := algebra.to_six_sets(d, f))}
@@ -174,7 +186,7 @@ def analyze_all(views: dict[str, View]) -> dict[str, Analysis]:
         for r in v.relations.values():
             if isinstance(r.changes, dict) and r.changes.get("feed_of") in views:
                 visit(r.changes["feed_of"], (*stack, name))
-        done[name] = analyze(v, upstream={k: a.output for k, a in done.items()})
+        done[name] = analyze(v, upstream={k: a.feed for k, a in done.items()})
 
     for name in sorted(views):
         visit(name)

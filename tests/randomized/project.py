@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .scenarios import PREDICATES, Shape, chained_columns, view_columns
+from .scenarios import PREDICATES, Shape, chained_columns, predicate_sql, view_columns
 
 SCHEMA = "pdelta_it"
 
@@ -43,7 +43,7 @@ def declaration(shape: Shape) -> dict:
             "columns": {f"{a.name}_{c}": c for c in a.outputs},
         }
         if a.predicate is not None:
-            r["where"] = PREDICATES[a.predicate][0]
+            r["where"] = predicate_sql(a.predicate)
         if a.parent:
             on = {a.slot: "k"}
             if shape.composite.get(a.rel):

@@ -36,13 +36,63 @@ PREDICATES = [
 ]
 
 
+def predicate_sql(predicate: int | tuple[int, ...] | None) -> str | None:
+    """an alias's `where`: one of PREDICATES, or the conjunction of several"""
+    if predicate is None:
+        return None
+    if isinstance(predicate, int):
+        return PREDICATES[predicate][0]
+    return " and ".join(f"({PREDICATES[i][0]})" for i in predicate)
+
+
+def passes(predicate: int | tuple[int, ...] | None, row: dict) -> bool:
+    if predicate is None:
+        return True
+    return all(PREDICATES[i][1](row) for i in ((predicate,) if isinstance(predicate, int) else predicate))
+
+
+def redraw_predicates(shape: "Shape", rng: random.Random) -> list[str]:
+    """A changed declaration for the view-adaptation check: each alias's predicate kept, dropped,
+    added, narrowed (a conjunct added), widened (a conjunct dropped) or replaced, at least one of
+    them changed. Returns what changed, as `alias: old -> new`."""
+    def indexes(p):
+        return () if p is None else ((p,) if isinstance(p, int) else tuple(p))
+
+    def redraw(p):
+        have = indexes(p)
+        other = [i for i in range(len(PREDICATES)) if i not in have]
+        kind = rng.choice(["keep", "keep", "drop", "narrow", "widen", "replace"])
+        if kind == "drop" or (kind == "widen" and len(have) <= 1):
+            return None
+        if kind == "narrow" and other:
+            return have + (rng.choice(other),)
+        if kind == "widen":
+            return have[:-1] if len(have) > 2 else have[0]
+        if kind == "replace" and other:
+            return rng.choice(other)
+        return p
+
+    changed = []
+    for a in shape.aliases:
+        new = redraw(a.predicate)
+        if indexes(new) != indexes(a.predicate):
+            changed.append(f"{a.name}: {predicate_sql(a.predicate)} -> {predicate_sql(new)}")
+            a.predicate = new
+    if not changed:  # the root's predicate replaced, so that every shape adapts
+        root = shape.aliases[0]
+        new = next(i for i in range(len(PREDICATES)) if (i,) != indexes(root.predicate))
+        changed.append(f"{root.name}: {predicate_sql(root.predicate)} -> {predicate_sql(new)}")
+        root.predicate = new
+    return changed
+
+
 @dataclass
 class Alias:
     name: str
     rel: str                      # physical relation (role-playing aliases share one)
     parent: str | None = None
     slot: str | None = None       # the parent's FK slot this alias joins on
-    predicate: int | None = None  # index into PREDICATES
+    predicate: int | tuple[int, ...] | None = None  # index into PREDICATES, or a conjunction of them
     outputs: list[str] = field(default_factory=list)  # columns of this alias in the view
 
 
@@ -315,7 +365,7 @@ def recompute(shape: Shape, scenarios: list[Scenario]) -> list[tuple]:
 
 
 def _bind(shape: Shape, sc: Scenario, alias: Alias, row: dict, bound: dict) -> bool:
-    if alias.predicate is not None and not PREDICATES[alias.predicate][1](row):
+    if not passes(alias.predicate, row):
         return False
     bound[alias.name] = row
     for child in shape.aliases:

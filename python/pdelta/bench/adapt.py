@@ -1,0 +1,216 @@
+"""The view-adaptation benchmark (issue #19): the chain workload's dimension view and a view over
+its change feed, with the view's predicates changed between runs — one change kind after another
+— brought to the new declaration by pdelta (the view adapts in one batch, the view downstream
+refreshes from that batch) and, side by side in the same run, rebuilt as dbt tables of the same
+SELECTs (what a changed model costs without adaptation; pdelta itself rebuilt both before).
+After each change every pdelta table must equal its rebuilt twin, the view's batch must be
+`adapted` and the downstream view's `incremental`, before a time counts.
+
+    python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from .project import SCHEMA, q, t
+from .run import ROOT, STATEMENTS, count_statements, generate_base, log, machine, spark_jobs
+from .workloads import Workload, chain, declaration
+
+# each change kind: its label and the predicates the view then has (alias -> where); they run in
+# this order on the same tables, each from the declaration the one before left. Keys are spread
+# by the generator's hash, so `pmod(key, 100) = 7` is about 1 % of a relation's rows.
+CHANGES = [
+    ("root predicate added (1 % of customers leave)", {"customer": "pmod(c_id, 100) <> 7"}),
+    ("root predicate narrowed (1 % more leave)", {"customer": "pmod(c_id, 100) <> 7 and pmod(c_id, 100) <> 8"}),
+    ("root predicate dropped (2 % come back)", {}),
+    ("city predicate added (1 % of cities)", {"city": "pmod(ci_id, 100) <> 7"}),
+    ("city predicate replaced (1 % leave, 1 % come back)", {"city": "pmod(ci_id, 100) <> 8"}),
+    ("predicates on two relations at once", {"customer": "pmod(c_id, 100) <> 9", "city": "pmod(ci_id, 100) <> 7"}),
+]
+VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
+
+
+def view_declaration(w: Workload) -> dict:
+    return declaration(w, "__partial")
+
+
+def write_project(root: Path, w: Workload) -> None:
+    """the view (its predicates from var `bench_predicates`), a view over its feed, and their
+    rebuilt twins as dbt tables"""
+    models = root / "models"
+    shutil.rmtree(models, ignore_errors=True)
+    models.mkdir(parents=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_bench_adapt\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        "models:\n  pdelta_bench_adapt:\n    +file_format: delta\n    +materialized: view\n"
+        "    +tblproperties:\n      delta.enableDeletionVectors: 'true'\n")
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    src = ["version: 2", "sources:", "  - name: bench", f"    schema: {SCHEMA}", "    tables:"]
+    for r in w.rels:
+        src += [f"      - name: {w.table(r)}", f"      - name: {w.table(r, '__partial')}"]
+    (models / "sources.yml").write_text("\n".join(src) + "\n")
+    with_predicates = ("{%- set view = " + json.dumps(view_declaration(w)) + " -%}\n"
+                       "{%- for alias, where in var('bench_predicates', {}).items() -%}\n"
+                       "  {%- do view['relations'][alias].update({'where': where}) -%}\n"
+                       "{%- endfor -%}\n")
+    (models / f"{VIEW}.sql").write_text(
+        with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
+        "{{ pdelta.dimension_view(view) }}\n")
+    (models / f"{REBUILT}.sql").write_text(
+        with_predicates + "{{ config(materialized='table') }}\n{{ pdelta.dimension_view(view) }}\n")
+    columns = w.view_columns()
+    down = {"root": "v", "relations": {"v": {"state": VIEW, "changes": {"feed_of": VIEW}, "key": [w.root.key],
+                                             "technique": "pdelta_view", "columns": columns}}}
+    (models / f"{DOWN}.sql").write_text(
+        "{%- set view = " + json.dumps(down) + " -%}\n"
+        "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
+        "{{ pdelta.dimension_view(view) }}\n")
+    (models / f"{REBUILT_DOWN}.sql").write_text(
+        "{{ config(materialized='table') }}\nselect " + ", ".join(q(c) for c in columns)
+        + " from {{ ref('" + REBUILT + "') }}\n")
+
+
+class Dbt:
+    """dbt in this process, parsed once per set of vars (the parse is not in the timings)"""
+
+    def __init__(self, project: Path):
+        self.project, self.runner, self.vars = project, None, None
+
+    def _invoke(self, runner, args: list[str]):
+        res = runner.invoke([*args, "--project-dir", str(self.project), "--profiles-dir", str(ROOT), "--quiet"])
+        if not res.success:
+            why = res.exception or "; ".join(f"{r.node.name}: {r.message}" for r in getattr(res.result, "results", [])
+                                            if str(r.status) in ("error", "fail", "RunStatus.Error"))
+            raise RuntimeError(f"dbt {' '.join(args)} failed: {why}")
+        return res
+
+    def with_vars(self, predicates: dict) -> None:
+        from dbt.cli.main import dbtRunner
+
+        self.vars = json.dumps({"bench_predicates": predicates})
+        parsed = self._invoke(dbtRunner(), ["parse", "--vars", self.vars])
+        self.runner = dbtRunner(manifest=parsed.result)
+
+    def __call__(self, *args: str):
+        return self._invoke(self.runner, [*args, "--vars", self.vars])
+
+
+def timed(spark, dbt: Dbt, model: str, full: bool = False) -> dict:
+    STATEMENTS.clear()
+    jobs, start = spark_jobs(spark), time.perf_counter()
+    dbt("run", "-s", model, *(["--full-refresh"] if full else []))
+    return {"seconds": round(time.perf_counter() - start, 3), "statements": len(STATEMENTS),
+            "spark_jobs": spark_jobs(spark) - jobs}
+
+
+def last_mode(spark, model: str) -> tuple[str, dict]:
+    row = spark.sql(f"select `mode`, `counts` from {t(model + '__pdelta_batches')} where `mode` <> 'full-started' "
+                    "order by `batch_id` desc limit 1").collect()[0]
+    return row["mode"], json.loads(row["counts"]) if row["counts"] else {}
+
+
+def assert_equal(spark, left: str, right: str, columns: list[str]) -> int:
+    cols = ", ".join(q(c) for c in columns)
+    extra, missing, rows = spark.sql(
+        f"select (select count(*) from (select {cols} from {t(left)} except all select {cols} from {t(right)})), "
+        f"(select count(*) from (select {cols} from {t(right)} except all select {cols} from {t(left)})), "
+        f"(select count(*) from {t(right)})").collect()[0]
+    if extra or missing:
+        raise AssertionError(f"{left} differs from {right}: {extra} rows extra, {missing} missing")
+    return rows
+
+
+def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
+    from pdelta.spark import session_from_profile
+
+    os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA, "PDELTA_TARGET": "local"})
+    spark = session_from_profile(ROOT)
+    count_statements()
+    results = []
+    for size in sizes:
+        spark.sql(f"drop database if exists {q(SCHEMA)} cascade")
+        spark.sql(f"create database {q(SCHEMA)}")
+        w = chain(size)
+        project = work / "project-adapt"
+        write_project(project, w)
+        dbt = Dbt(project)
+        if not (project / "dbt_packages").exists():
+            dbt._invoke(__import__("dbt.cli.main", fromlist=["dbtRunner"]).dbtRunner(), ["deps"])
+        log(f"adapt: chain at {size:,} root rows: generating")
+        generate_base(spark, w, seed, work)
+        dbt.with_vars({})
+        for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
+            timed(spark, dbt, model, full=True)
+        columns = w.view_columns()
+        for label, predicates in CHANGES:
+            dbt.with_vars(predicates)
+            cell = {"root_rows": size, "change": label, "predicates": predicates, "machine": machine(),
+                    "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
+            # the rebuild first, then pdelta: each on the same states, each its view then the one downstream
+            cell["rebuild_view"] = timed(spark, dbt, REBUILT)
+            cell["rebuild_down"] = timed(spark, dbt, REBUILT_DOWN)
+            cell["pdelta_view"] = timed(spark, dbt, VIEW)
+            cell["pdelta_down"] = timed(spark, dbt, DOWN)
+            mode, counts = last_mode(spark, VIEW)
+            down_mode, down_counts = last_mode(spark, DOWN)
+            if mode != "adapted" or down_mode != "incremental":
+                raise AssertionError(f"{label}: the view's batch was `{mode}` (expected adapted), the downstream "
+                                     f"view's `{down_mode}` (expected incremental)")
+            cell["view_rows"] = assert_equal(spark, VIEW, REBUILT, columns)
+            assert_equal(spark, DOWN, REBUILT_DOWN, columns)
+            cell["view_changes"], cell["down_changes"] = counts, down_counts
+            results.append(cell)
+            log(f"adapt {size:,} {label}: rebuild {cell['rebuild_view']['seconds']:.1f} + "
+                f"{cell['rebuild_down']['seconds']:.1f} s, pdelta {cell['pdelta_view']['seconds']:.1f} + "
+                f"{cell['pdelta_down']['seconds']:.1f} s, view changes {counts}")
+    return results
+
+
+def table(results: list[dict]) -> str:
+    def cell(m: dict) -> str:
+        return f"{m['seconds']:.1f} ({m['statements']} / {m['spark_jobs']})"
+
+    first = results[0]["machine"]
+    lines = [f"Measured {results[0]['date']} on {first['cores']} cores, {first['memory_gib']} GiB (Spark local, driver "
+             f"memory {first['driver_memory']}, {first['shuffle_partitions']} shuffle partitions); seconds per dbt "
+             "invocation (parse excluded), in brackets the statements sent to Spark / the Spark jobs they ran.", "",
+             "| root rows | change | view rows changed | rebuild: view | rebuild: downstream | pdelta adapts: view "
+             "| pdelta: downstream refresh | view: rebuild ÷ pdelta | both: rebuild ÷ pdelta |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        rb = r["rebuild_view"]["seconds"] + r["rebuild_down"]["seconds"]
+        pd = r["pdelta_view"]["seconds"] + r["pdelta_down"]["seconds"]
+        changed = sum(r["view_changes"].values())
+        lines.append(f"| {r['root_rows']:,} | {r['change']} | {changed:,} | {cell(r['rebuild_view'])} "
+                     f"| {cell(r['rebuild_down'])} | {cell(r['pdelta_view'])} | {cell(r['pdelta_down'])} "
+                     f"| {r['rebuild_view']['seconds'] / r['pdelta_view']['seconds']:.2f} | {rb / pd:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pdelta.bench.adapt", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="1000000,10000000", help="root rows, comma-separated")
+    p.add_argument("--out", default=str(ROOT / "docs" / "bench"), help="adapt.md and adapt.json go here")
+    p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")))
+    p.add_argument("--seed", type=int, default=20261126)
+    a = p.parse_args(argv)
+    work, out = Path(a.work), Path(a.out)
+    work.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    results = run([int(float(s)) for s in a.sizes.split(",") if s], work, a.seed)
+    (out / "adapt.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out / "adapt.md").write_text(table(results))
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
