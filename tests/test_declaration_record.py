@@ -1,8 +1,9 @@
 """What a dimension view's full build keeps of its declaration (macros/engine/declaration_record.sql)
 and how a changed declaration is described (declaration_differences.sql): every change of what
 defines the view's rows gets another fingerprint and a phrase naming it; a change of technique
-alone does not count. Jinja through `dbt run-operation`: no Spark. The run that rebuilds or stops
-on such a change is tested in the local lane of make test."""
+alone does not count; a change of predicates alone, and only that, is adapted instead of rebuilt
+(declaration_adaptation.sql). Jinja through `dbt run-operation`: no Spark. The run that adapts,
+rebuilds or stops on such a change is tested in the local lane of make test."""
 from __future__ import annotations
 
 import copy
@@ -42,11 +43,18 @@ CASES = {
                         ['c: predicate none -> "cname is not null"']),
     "feed_replaced": (variant(lambda d: d["relations"]["c"].update(changes="cust_feed_v2")),
                       ['c: change feed "cust_changes" -> "cust_feed_v2"']),
+    "predicate_narrowed": (variant(lambda d: d["relations"]["a"].update(where="acountry = 'DE' and acity <> 'X'")),
+                           ["a: predicate \"acountry = 'DE'\" -> \"acountry = 'DE' and acity <> 'X'\""]),
+    "predicate_and_column": (variant(lambda d: (d["relations"]["a"].pop("where"), d["relations"]["a"]["columns"].append("acountry"))),
+                             ["columns added: acountry", "a: predicate \"acountry = 'DE'\" -> none"]),
     "relation_joined_in": (variant(lambda d: d["relations"].update(n={
         "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
         "join": {"to": "a", "on": {"anation": "nid"}}, "columns": ["nname"]})),
         ["columns added: nname", "relation n joined in"]),
 }
+
+# the cases the next refresh adapts instead of rebuilding (declaration_adaptation): alias -> its change
+ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "added"}, "predicate_narrowed": {"a": "changed"}}
 
 MACROS = """
 {% macro declaration_report(base, cases) %}
@@ -57,7 +65,8 @@ MACROS = """
     {#- the record as the batch log gives it back: through JSON -#}
     {%- do out.update({name: {'same_fingerprint': now['fingerprint'] == built['fingerprint'],
                               'differences': pdelta.declaration_differences(fromjson(tojson(built)), now),
-                              'nothing_kept': pdelta.declaration_differences(none, now)}}) -%}
+                              'nothing_kept': pdelta.declaration_differences(none, now),
+                              'adaptation': pdelta.declaration_adaptation(fromjson(tojson(built)), now)}}) -%}
   {%- endfor -%}
   {{ log('DECLARATION_REPORT ' ~ tojson(out), info=true) }}
 {% endmacro %}
@@ -81,3 +90,13 @@ def test_each_change_of_the_rows_is_named(report, case):
     assert got["same_fingerprint"] == (not phrases)
     # a view built before its declaration was kept: no change is known
     assert got["nothing_kept"] == []
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_only_a_change_of_predicates_is_adapted(report, case):
+    _, phrases = CASES[case]
+    adaptation = report[case]["adaptation"]
+    got = {alias: p["change"] for alias, p in adaptation["adapt"].items()} if adaptation["adapt"] else None
+    assert got == ADAPTED.get(case)
+    # a change that is not adapted says why; no change, or an adapted one, gives no reason
+    assert (adaptation["why"] is not None) == (bool(phrases) and case not in ADAPTED)

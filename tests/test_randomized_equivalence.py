@@ -163,7 +163,6 @@ class Harness:
         found = self._json_rows(parts)
         return {model: found[i] for i, (model, _) in enumerate(views)}
 
-
     def last_batches(self, models: list[str]) -> dict[str, tuple[int, str]]:
         """Each view's last batch in its batch log: (batch id, mode), in one query."""
         parts = [f"select distinct {i} as part, to_json(struct(batch_id, mode)) as row from {SCHEMA}.{model}__pdelta_batches "

@@ -25,34 +25,31 @@
 {% macro declaration_adaptation(built_with, running) %}
   {%- if built_with is none -%}{{ return({'adapt': none, 'why': none}) }}{%- endif -%}
   {%- set built, now = built_with['extent'], running['extent'] -%}
-  {%- set others = [] -%}
-  {%- for part in ['root', 'key', 'output']
-          if tojson(built[part], sort_keys=true) != tojson(now[part], sort_keys=true) -%}
-    {%- do others.append(part) -%}
-  {%- endfor -%}
-  {%- if (built['relations'].keys() | sort) != (now['relations'].keys() | sort) -%}
-    {%- do others.append('relations') -%}
+  {%- if pdelta._without_predicates(built) != pdelta._without_predicates(now) -%}
+    {{ return({'adapt': none, 'why': 'only a change of predicates is adapted, and this one changes more'}) }}
   {%- endif -%}
   {%- set adapt = {} -%}
-  {%- if not others -%}
-    {%- for alias, r in now['relations'].items() -%}
-      {%- set b = built['relations'][alias] -%}
-      {%- for part in ['state', 'changes', 'key', 'columns', 'join']
-              if tojson(r[part], sort_keys=true) != tojson(b[part], sort_keys=true) -%}
-        {%- do others.append(alias ~ ' ' ~ part) -%}
-      {%- endfor -%}
-      {%- if r['where'] != b['where'] -%}
-        {%- do adapt.update({alias: {'old': b['where'], 'new': r['where'],
-              'change': 'added' if not b['where'] else ('dropped' if not r['where'] else 'changed'),
-              'disagree': pdelta._passes(b['where']) ~ ' <> ' ~ pdelta._passes(r['where'])}}) -%}
-      {%- endif -%}
-    {%- endfor -%}
-  {%- endif -%}
-  {%- if others -%}
-    {{ return({'adapt': none,
-               'why': 'only a change of predicates is adapted; this one changes ' ~ others | join(', ')}) }}
-  {%- endif -%}
+  {%- for alias, r in now['relations'].items() if r['where'] != built['relations'][alias]['where'] -%}
+    {%- set old = built['relations'][alias]['where'] -%}
+    {%- do adapt.update({alias: {'old': old, 'new': r['where'],
+          'change': 'added' if not old else ('dropped' if not r['where'] else 'changed'),
+          'disagree': pdelta._passes(old) ~ ' <> ' ~ pdelta._passes(r['where'])}}) -%}
+  {%- endfor -%}
   {{ return({'adapt': adapt or none, 'why': none}) }}
+{% endmacro %}
+
+{#- a declaration_record's extent with every relation's predicate left out, as JSON -#}
+{% macro _without_predicates(extent) %}
+  {%- set relations = {} -%}
+  {%- for alias, r in extent['relations'].items() -%}
+    {%- set kept = {} -%}
+    {%- for part, value in r.items() if part != 'where' -%}{%- do kept.update({part: value}) -%}{%- endfor -%}
+    {%- do relations.update({alias: kept}) -%}
+  {%- endfor -%}
+  {%- set rest = {} -%}
+  {%- for part, value in extent.items() -%}{%- do rest.update({part: value}) -%}{%- endfor -%}
+  {%- do rest.update({'relations': relations}) -%}
+  {{ return(tojson(rest, sort_keys=true)) }}
 {% endmacro %}
 
 {#- whether a state row passes a relation's predicate (none: every row does), NULL as false -#}

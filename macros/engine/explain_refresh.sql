@@ -25,10 +25,10 @@
   {%- set consumed = blog['consumed'] if built else {} -%}
   {#- a declaration that changed since the last full build: the run adapts the view or rebuilds it
       (declaration_adaptation), or stops on on_schema_change: fail -#}
-  {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none,
-                                                    pdelta.declaration_record(view)) -%}
+  {%- set declared = pdelta.declaration_record(view) -%}
+  {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none, declared) -%}
   {%- set refresh_opts = pdelta.rebuild_options(node.config) -%}
-  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], pdelta.declaration_record(view))
+  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared)
                        if changed and refresh_opts['on_schema_change'] != 'fail' else {'adapt': none, 'why': none} -%}
   {%- set adapt = adaptation['adapt'] -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
@@ -56,13 +56,7 @@
       {%- do by.update({'stop': []}) -%}
     {%- endif -%}
     {#- an input view rebuilt in full after what this view consumed: the run rebuilds (dimension_view) -#}
-    {%- for alias in view['order'] -%}
-      {%- set rebuilt_at, lo = inputs[alias]['rebuilt_at'], consumed.get(alias) -%}
-      {%- if rebuilt_at is not none and (lo is none or rebuilt_at > lo) -%}
-        {%- do rebuilt_inputs.append('input `' ~ alias ~ '` (' ~ inputs[alias]['changes']
-                                     ~ ') was rebuilt in full at its batch ' ~ rebuilt_at ~ ', after what this view consumed') -%}
-      {%- endif -%}
-    {%- endfor -%}
+    {%- do rebuilt_inputs.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
     {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- for v in by['quarantine'] -%}{%- do quarantine.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
     {%- do pdelta.exclude_bad_rows(inputs, by['quarantine'], contract_opts) -%}

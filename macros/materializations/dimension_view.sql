@@ -74,12 +74,7 @@
                                ~ ' (' ~ adaptation['why'] ~ ')') -%}
       {%- endif -%}
     {%- endif -%}
-    {%- for alias in view['order'] -%}
-      {%- set inp = inputs[alias] -%}{%- set lo = blog['consumed'].get(alias) -%}
-      {%- if inp['rebuilt_at'] is not none and (lo is none or inp['rebuilt_at'] > lo) -%}
-        {%- do why_full.append('input `' ~ alias ~ '` (' ~ inp['changes'] ~ ') was rebuilt in full at its batch ' ~ inp['rebuilt_at'] ~ ', after what this view consumed') -%}
-      {%- endif -%}
-    {%- endfor -%}
+    {%- do why_full.extend(pdelta.inputs_rebuilt_since(view, inputs, blog['consumed'])) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false) -%}

@@ -381,8 +381,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, progress=None) -> int:
     """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
-    from .flags import ADAPTATION_SETS
-
     project_vars = _project_vars(args)
     info = explain_next_refresh(*_dirs(args), args.target, args.model,
                                 ["--vars", json.dumps(project_vars)] if project_vars else [], manifest=manifest,
@@ -412,8 +410,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
-        # a batch that adapts the view to a changed predicate adds and removes rows besides its refresh's
-        predicted = a.output | (ADAPTATION_SETS if info.get("adaptation") else set())
+        # a batch that adapts the view to a changed predicate runs the diff plan: what the feed can hold
+        predicted = a.feed if info.get("adaptation") else a.output
         say(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
             + ("" if observed <= predicted else f"  (NOT predicted: {sorted(observed - predicted)})"))
         if not observed <= predicted:
@@ -660,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
     exp_.add_argument("--expect-mode", choices=["incremental", "adapt", "rebuild"],
                       help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; "
-                           "a changed declaration rebuilds)")
+                           "a changed declaration adapts the view when only predicates changed, else rebuilds it)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")

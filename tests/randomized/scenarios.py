@@ -36,30 +36,28 @@ PREDICATES = [
 ]
 
 
+def predicate_indexes(predicate: int | tuple[int, ...] | None) -> tuple[int, ...]:
+    """the PREDICATES an alias's predicate conjoins (none: no predicate)"""
+    return () if predicate is None else ((predicate,) if isinstance(predicate, int) else tuple(predicate))
+
+
 def predicate_sql(predicate: int | tuple[int, ...] | None) -> str | None:
     """an alias's `where`: one of PREDICATES, or the conjunction of several"""
-    if predicate is None:
-        return None
     if isinstance(predicate, int):
         return PREDICATES[predicate][0]
-    return " and ".join(f"({PREDICATES[i][0]})" for i in predicate)
+    return " and ".join(f"({PREDICATES[i][0]})" for i in predicate_indexes(predicate)) or None
 
 
 def passes(predicate: int | tuple[int, ...] | None, row: dict) -> bool:
-    if predicate is None:
-        return True
-    return all(PREDICATES[i][1](row) for i in ((predicate,) if isinstance(predicate, int) else predicate))
+    return all(PREDICATES[i][1](row) for i in predicate_indexes(predicate))
 
 
 def redraw_predicates(shape: "Shape", rng: random.Random) -> list[str]:
     """A changed declaration for the view-adaptation check: each alias's predicate kept, dropped,
     added, narrowed (a conjunct added), widened (a conjunct dropped) or replaced, at least one of
     them changed. Returns what changed, as `alias: old -> new`."""
-    def indexes(p):
-        return () if p is None else ((p,) if isinstance(p, int) else tuple(p))
-
     def redraw(p):
-        have = indexes(p)
+        have = predicate_indexes(p)
         other = [i for i in range(len(PREDICATES)) if i not in have]
         kind = rng.choice(["keep", "keep", "drop", "narrow", "widen", "replace"])
         if kind == "drop" or (kind == "widen" and len(have) <= 1):
@@ -75,12 +73,12 @@ def redraw_predicates(shape: "Shape", rng: random.Random) -> list[str]:
     changed = []
     for a in shape.aliases:
         new = redraw(a.predicate)
-        if indexes(new) != indexes(a.predicate):
+        if predicate_indexes(new) != predicate_indexes(a.predicate):
             changed.append(f"{a.name}: {predicate_sql(a.predicate)} -> {predicate_sql(new)}")
             a.predicate = new
     if not changed:  # the root's predicate replaced, so that every shape adapts
         root = shape.aliases[0]
-        new = next(i for i in range(len(PREDICATES)) if (i,) != indexes(root.predicate))
+        new = next(i for i in range(len(PREDICATES)) if (i,) != predicate_indexes(root.predicate))
         changed.append(f"{root.name}: {predicate_sql(root.predicate)} -> {predicate_sql(new)}")
         root.predicate = new
     return changed

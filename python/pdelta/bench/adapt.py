@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 from .project import SCHEMA, q, t
-from .run import ROOT, STATEMENTS, count_statements, generate_base, log, machine, spark_jobs
+from .run import Dbt as HarnessDbt
+from .run import ROOT, STATEMENTS, count_statements, generate_base, last_batch, log, machine, spark_jobs
 from .workloads import Workload, chain, declaration
 
 # each change kind: its label and the predicates the view then has (alias -> where); they run in
@@ -77,29 +78,19 @@ def write_project(root: Path, w: Workload) -> None:
         + " from {{ ref('" + REBUILT + "') }}\n")
 
 
-class Dbt:
-    """dbt in this process, parsed once per set of vars (the parse is not in the timings)"""
-
-    def __init__(self, project: Path):
-        self.project, self.runner, self.vars = project, None, None
-
-    def _invoke(self, runner, args: list[str]):
-        res = runner.invoke([*args, "--project-dir", str(self.project), "--profiles-dir", str(ROOT), "--quiet"])
-        if not res.success:
-            why = res.exception or "; ".join(f"{r.node.name}: {r.message}" for r in getattr(res.result, "results", [])
-                                            if str(r.status) in ("error", "fail", "RunStatus.Error"))
-            raise RuntimeError(f"dbt {' '.join(args)} failed: {why}")
-        return res
+class Dbt(HarnessDbt):
+    """the harness's dbt, parsed once per set of vars (the parse is not in the timings)"""
+    vars = "{}"
 
     def with_vars(self, predicates: dict) -> None:
         from dbt.cli.main import dbtRunner
 
         self.vars = json.dumps({"bench_predicates": predicates})
-        parsed = self._invoke(dbtRunner(), ["parse", "--vars", self.vars])
-        self.runner = dbtRunner(manifest=parsed.result)
+        self.runner = dbtRunner()  # a runner holding the last manifest would not parse again
+        self.parse()
 
     def __call__(self, *args: str):
-        return self._invoke(self.runner, [*args, "--vars", self.vars])
+        return super().__call__(*args, "--vars", self.vars)
 
 
 def timed(spark, dbt: Dbt, model: str, full: bool = False) -> dict:
@@ -108,12 +99,6 @@ def timed(spark, dbt: Dbt, model: str, full: bool = False) -> dict:
     dbt("run", "-s", model, *(["--full-refresh"] if full else []))
     return {"seconds": round(time.perf_counter() - start, 3), "statements": len(STATEMENTS),
             "spark_jobs": spark_jobs(spark) - jobs}
-
-
-def last_mode(spark, model: str) -> tuple[str, dict]:
-    row = spark.sql(f"select `mode`, `counts` from {t(model + '__pdelta_batches')} where `mode` <> 'full-started' "
-                    "order by `batch_id` desc limit 1").collect()[0]
-    return row["mode"], json.loads(row["counts"]) if row["counts"] else {}
 
 
 def assert_equal(spark, left: str, right: str, columns: list[str]) -> int:
@@ -142,7 +127,7 @@ def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
         write_project(project, w)
         dbt = Dbt(project)
         if not (project / "dbt_packages").exists():
-            dbt._invoke(__import__("dbt.cli.main", fromlist=["dbtRunner"]).dbtRunner(), ["deps"])
+            dbt("deps")
         log(f"adapt: chain at {size:,} root rows: generating")
         generate_base(spark, w, seed, work)
         dbt.with_vars({})
@@ -158,8 +143,8 @@ def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
             cell["rebuild_down"] = timed(spark, dbt, REBUILT_DOWN)
             cell["pdelta_view"] = timed(spark, dbt, VIEW)
             cell["pdelta_down"] = timed(spark, dbt, DOWN)
-            mode, counts = last_mode(spark, VIEW)
-            down_mode, down_counts = last_mode(spark, DOWN)
+            mode, counts = last_batch(spark, VIEW)
+            down_mode, down_counts = last_batch(spark, DOWN)
             if mode != "adapted" or down_mode != "incremental":
                 raise AssertionError(f"{label}: the view's batch was `{mode}` (expected adapted), the downstream "
                                      f"view's `{down_mode}` (expected incremental)")

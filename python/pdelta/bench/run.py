@@ -280,14 +280,18 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
            "spark_jobs": spark_jobs(spark) - jobs_before, "statement_log": statements}
     out.update(delta_metrics(spark, contender_tables(w, contender), since))
     if contender.startswith("c_") or contender == "d":
-        view = f"{w.name}_{contender}"
-        # a full build logs `full-started` and then `full` under one batch id: the latter is the outcome
-        row = spark.sql(f"select `mode`, `counts` from {t(view + '__pdelta_batches')} where `mode` <> 'full-started' "
-                        "order by `batch_id` desc limit 1").collect()[0]
+        mode, out["view_changes"] = last_batch(spark, f"{w.name}_{contender}")
         # a refresh the cost model turned into a plain rebuild is a `full` batch (its readers rebuild)
-        out["mode"] = "rebuild" if row["mode"] == "full" and not full else row["mode"]
-        out["view_changes"] = json.loads(row["counts"]) if row["counts"] else {}
+        out["mode"] = "rebuild" if mode == "full" and not full else mode
     return out
+
+
+def last_batch(spark, view: str) -> tuple[str, dict]:
+    """the mode and the six-set counts of a pdelta view's last batch, from its batch log"""
+    # a full build logs `full-started` and then `full` under one batch id: the latter is the outcome
+    row = spark.sql(f"select `mode`, `counts` from {t(view + '__pdelta_batches')} where `mode` <> 'full-started' "
+                    "order by `batch_id` desc limit 1").collect()[0]
+    return row["mode"], json.loads(row["counts"]) if row["counts"] else {}
 
 
 def machine() -> dict:
