@@ -15,7 +15,7 @@ export PDELTA_SPARK_ADAPTIVE="${PDELTA_SPARK_ADAPTIVE:-true}"
 export PDELTA_SPARK_CODEGEN="${PDELTA_SPARK_CODEGEN:-true}"
 if [ "${1:-}" = "adapt" ]; then
   shift
-  # view adaptation (issue #19): each predicate change at 1M and 10M root rows, adapted vs rebuilt
+  # view adaptation (issue #19): each predicate and column change at 1M and 10M root rows, adapted vs rebuilt
   exec python -m pdelta.bench.adapt ${BENCH_ARGS:-} "$@"
 fi
 if [ "${1:-}" = "large" ]; then

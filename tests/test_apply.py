@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from apply.killer import DbtRunner
-from apply.project import SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl, write_project
+from apply.project import ADAPTING, SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl, write_project
 from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
                          scd2, sql_value)
 from pdelta.live import connect
@@ -349,3 +349,90 @@ def test_sigkill_at_statement_boundaries_then_rerun(it, tmp_path):
     assert killed >= 0.9 * len(points), f"only {killed} of {len(points)} runs were stopped"
     if not FAULT_SAMPLE:
         assert set(points) == set(range(1, fresh + 1))
+
+
+def test_kill_while_adapting_then_rerun(it, tmp_path):
+    """A view whose declaration changes before each run (a column renamed back and forth, its
+    selection switched: dim1_adapting) adapts in its batch; SIGKILL the run before a statement —
+    the columns' ALTERs, the stage, the apply, the commit — then rerun under the same declaration:
+    the view equals its recomputation under the new one with the new column names, its last batch
+    is `adapted` (not a rebuild), and its change feed, read under the new names, replays from the
+    view as it was before the run to the view after it."""
+    w = it.world
+    select = ["--select", "cust", ADAPTING]
+
+    def expected(turn: int) -> dict[int, tuple]:
+        excluded = "silver" if turn % 2 else "bronze"
+        return {cid: (c["name"], c["tier"]) for cid, c in w.cust.rows.items() if c["tier"] != excluded}
+
+    def held(turn: int) -> tuple[list[str], dict[int, tuple], list[dict]]:
+        name = "customer_name" if turn % 2 else "name"
+        columns = [r[0] for r in it.sql(f"describe `{SCHEMA}`.`{ADAPTING}`") if r[0] and not r[0].startswith("#")]
+        rows = {r[0]: tuple(r[1:]) for r in it.sql(f"select cid, `{name}`, tier from `{SCHEMA}`.`{ADAPTING}`")}
+        cols = ["cid", name, "tier", "_pdelta_before", "_pdelta_type", "_pdelta_seq"]
+        feed = [dict(zip(cols, r)) for r in it.sql(f"select {', '.join(f'`{c}`' for c in cols)} "
+                                                   f"from `{SCHEMA}`.`{ADAPTING}__pdelta_changes`")]
+        for r in feed:
+            if isinstance(r["_pdelta_before"], str):
+                r["_pdelta_before"] = json.loads(r["_pdelta_before"])
+            r["name"] = r.pop(name)
+            if r["_pdelta_before"] is not None and name in r["_pdelta_before"]:
+                r["_pdelta_before"]["name"] = r["_pdelta_before"].pop(name)
+        return columns, rows, feed
+
+    def run(turn: int, kill_at: int = 0, log: Path | None = None):
+        return it.dbt("run", *select, "--vars", f"{{adapt_turn: {turn}}}", kill_at=kill_at, log=log)
+
+    out = run(0)
+    assert out.returncode == 0, out.stdout[-3000:]
+    _, rows, _ = held(0)
+    assert rows == expected(0)
+    # two uninterrupted adapting runs: the first turns column mapping on, the second's statements are
+    # the ones every later run sends
+    for turn in (1, 2):
+        it.append(w.change(4, rels=("cust",)))
+        count_log = tmp_path / f"adapting_{turn}.txt"
+        assert run(turn, log=count_log).returncode == 0
+        sent = [line.split("\t", 1)[1] for line in count_log.read_text().splitlines()]
+        assert held(turn)[1] == expected(turn)
+        if turn == 1:
+            assert sum("columnmapping.mode" in text.lower() for text in sent) == 2, sent  # the view and its feed
+    renames = [i + 1 for i, text in enumerate(sent) if text.startswith("alter table") and "rename column" in text]
+    assert len(renames) == 3, sent  # the view's column, the feed's, the feed's before-image field
+    marked = next(i + 1 for i, text in enumerate(sent) if "pdelta.adapting" in text)
+    # before the log's mark, the ALTERs and after them, at the stage, the apply and the commit: the
+    # statements spread over the run, the ALTERs' neighbourhood each (as later runs send them)
+    points = sorted({marked, marked + 1, *renames, renames[-1] + 1, *(1 + i * len(sent) // 5 for i in range(5)),
+                     len(sent)})
+    killed, turn = 0, 2
+    for i, k in enumerate(points):
+        turn += 1
+        before_rows = held(turn - 1)[1]
+        logged = len(it.batch_log(ADAPTING))
+        it.append(w.change(3, rels=("cust",)))
+        log = tmp_path / f"adapt_kill_{turn}.txt"
+        out = run(turn, kill_at=k, log=log)
+        killed += out.returncode == -9
+        assert out.returncode in (-9, 0), out.stdout[-3000:]
+        last = log.read_text().splitlines()[-1].split("\t", 1)[1][:100] if log.exists() else "?"
+        # every third time the declaration is changed back before the rerun: the rows and columns the
+        # stopped run left must not stay (the view adapts back, or rebuilds when its columns changed)
+        revert = i % 3 == 2
+        if revert:
+            turn -= 1
+        at = f"killed before statement {k} ({last}), rerun under turn {turn}" + (", changed back" if revert else "")
+        for _ in range(2 if revert else 1):  # changed back: a retry of the stopped batch, then the adaptation back
+            out = run(turn)
+            assert out.returncode == 0, f"{at}: the rerun failed:\n" + out.stdout[-3000:]
+        columns, rows, feed = held(turn)
+        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"], f"{at}: columns {columns}"
+        assert rows == expected(turn), f"{at}: the view differs from its recomputation"
+        modes = [r["mode"] for r in it.batch_log(ADAPTING)][logged:]
+        if not revert:  # adapted, never rebuilt
+            assert modes and modes[-1] == "adapted" and "full" not in modes, f"{at}: batches {modes}"
+            batch = [r for r in feed if r["_pdelta_seq"] == max(x["_pdelta_seq"] for x in feed)]
+            replayed, problems = replay_feed(before_rows, sorted(batch, key=lambda r: r["cid"]), SMALL_ATTRS)
+            assert not problems and replayed == rows, f"{at}: the adapting batch does not replay: {problems[:3]}"
+    print(f"\n[faults] adapting runs: {killed} of {len(points)} killed (statements {points} of {len(sent)}), "
+          "each rerun adapted and equal to recomputation")
+    assert killed == len(points), f"only {killed} of {len(points)} adapting runs were stopped"

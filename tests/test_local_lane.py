@@ -6,9 +6,9 @@ on Spark, seed loading) — with pdelta validate / explain; model contracts (a v
 mirror's) that stop a build with nothing written; grants applied and revoked (through a stand-in
 for the catalog's grants, integration_tests/macros/ops/grants_double.sql); a Delta MERGE check; a
 declaration narrowed after the build (adapted, and a view over its feed refreshed from the
-adapting batch); feed faults that must stop a run; a mirror whose feed
-gained a column (on_schema_change: fail stops it, the default rebuilds it); a false
-self-maintainability claim that the package's data test reports.
+adapting batch), and one whose columns are renamed and dropped too (adapted in place); feed faults
+that must stop a run; a mirror whose feed gained a column (on_schema_change: fail stops it, the
+default rebuilds it); a false self-maintainability claim that the package's data test reports.
 
 It runs in the pytest process of the other modules, on their embedded session: a Spark JVM
 compiles its planner anew, and one JVM for both used 65 JVM CPU s less than one each (measured
@@ -29,6 +29,11 @@ SCHEMA = "pdelta"  # the profile's default schema (profiles.yml.example), where 
 # rows go, with no feed row saying so): on_schema_change: fail stops the run, otherwise the next
 # refresh adapts the view (a change of predicates only: issue #19)
 DECL_CHANGED = "{paper_stage: new, paper_decl: narrowed"
+# paper_d_reshaped's ACountry dropped (adapted in place, by a batch of no rows) ...
+DROPPED = "{paper_stage: new, paper_reshape: dropped"
+# ... then CName output as customer_name and Dresden left out too (adapted in one batch: the column
+# renamed in place, Dresden's rows deleted)
+RESHAPED = DECL_CHANGED + ", paper_reshape: renamed"
 # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
 # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
 FEED_GAINED = "{paper_stage: new, paper_feed_column: true"
@@ -105,6 +110,23 @@ def lane_commands(target: str) -> list[str]:
         f"test {t} --vars '{DECL_CHANGED}}}' --select paper_d_diff paper_d_over_diff paper_d_rebuilt"
         " --exclude tag:paper_after_changes",
         f"pdelta explain paper_d_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental",
+        f"pdelta explain paper_d_reshaped {t} --vars '{DROPPED}}}' --expect-mode adapt --expect-emits ''",
+        f"run {t} --vars '{DROPPED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
+        " expected: [cid, cname, caddr, acity], key: [cid], counts: {}}'",
+        f"test {t} --vars '{DROPPED}}}' --select paper_d_reshaped",
+        f"pdelta explain paper_d_reshaped {t} --vars '{RESHAPED}}}' --expect-mode adapt --expect-emits del",
+        f"run {t} --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
+        " expected: [cid, customer_name, caddr, acity], key: [cid], counts: {del: 2}}'",
+        # the view over its feed (on the columns the reshaping keeps) refreshes from the adapting batch
+        f"pdelta explain paper_d_over_reshaped {t} --vars '{RESHAPED}}}' --expect-mode incremental --expect-emits del",
+        f"run {t} --vars '{RESHAPED}}}' --select paper_d_over_reshaped paper_d_over_reshaped_recomputed",
+        f"test {t} --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_over_reshaped",
+        f"pdelta explain paper_d_reshaped {t} --vars '{RESHAPED}}}' --expect-mode incremental",
+        # a full build replaces the table its adaptation gave column mapping
+        f"run {t} --full-refresh --vars '{RESHAPED}}}' --select paper_d_reshaped",
+        f"test {t} --vars '{RESHAPED}}}' --select paper_d_reshaped",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_d_diff}}'",
         f"run-operation paper_feed_fault {t} --args '{{kind: null_seq}}'",
         f"! run {t} --vars '{{paper_stage: new}}' --select paper_d :: feed-seq-null: 1 row(s) with a NULL",

@@ -42,7 +42,8 @@ from pdelta.declaration import normalize
 from pdelta.flags import analyze
 from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, output_columns,
                                 view_model, write_project)
-from randomized.scenarios import KEY_BASE, World, make_shapes, recompute, recompute_chained, redraw_predicates
+from randomized.scenarios import (KEY_BASE, World, make_shapes, recompute, recompute_chained, redraw_columns,
+                                  redraw_predicates)
 
 pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
 
@@ -349,14 +350,25 @@ def test_randomized_equivalence(harness):
 
 def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
-    widened, replaced; at least one per shape) with a batch of changes pending too. Each first view
-    adapts in its next refresh (its batch log says `adapted`: not rebuilt) and equals recomputation
-    under the new predicates; the batch replayed onto the old view gives the new one, and holds only
-    what its feed can (the flag analysis); each view over its feed refreshes incrementally from it."""
+    widened, replaced; at least one per shape) and its output columns changed (one dropped, one
+    renamed, or both, by turns), with a batch of changes pending too. Each first view adapts in its
+    next refresh (its batch log says `adapted`: not rebuilt), has exactly the new columns, and equals
+    recomputation under the new declaration; the batch replayed onto the old view (its columns
+    dropped and renamed) gives the new one, and holds only what its feed can (the flag analysis);
+    each view over its feed refreshes incrementally from it."""
     adapt_rng = random.Random(SEED + 19)
-    redrawn = {s.name: redraw_predicates(s, adapt_rng) for s in h.shapes}
+    old_cols = {model: cols for _, model, cols, _ in views_of(h)}
+    redrawn, renamed_from = {}, {}
+    for turn, shape in enumerate(h.shapes):
+        kind = ("both", "drop", "rename")[turn % 3]
+        columns_changed, renamed_from[shape.name] = redraw_columns(shape, adapt_rng, kind)
+        redrawn[shape.name] = redraw_predicates(shape, adapt_rng) + columns_changed
     write_project(h.project, ROOT, h.shapes)
-    before = dict(current)
+    # the rows the views held, as the new declarations name and keep their columns
+    before = {}
+    for shape, model, cols, _ in views_of(h):
+        at = [old_cols[model].index(renamed_from[shape.name].get(c, c)) for c in cols]
+        before[model] = [tuple(row[i] for i in at) for row in current[model]]
     feeds_in = {s.name: h.worlds[s.name].step() for s in h.shapes}
     h.write_states()
     h.append_changes(feeds_in)
@@ -373,12 +385,22 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
         chained = model in (chained_model(shape), diff_model(chained_model(shape)))
         want = "incremental" if chained else "adapted"
         assert last[model][1] == want, \
-            f"{model}: its batch after the predicates changed ({changed}) was `{last[model][1]}`, not `{want}`"
+            f"{model}: its batch after the declaration changed ({changed}) was `{last[model][1]}`, not `{want}`"
+        held = [f.name for f in h.spark.table(f"{SCHEMA}.{model}").schema.fields]
+        feed_schema = h.spark.table(f"{SCHEMA}.{model}__pdelta_changes").schema
+        held_by_feed = [f.name for f in feed_schema.fields if not f.name.startswith("_pdelta_")]
+        before_fields = [f.name for f in feed_schema["_pdelta_before"].dataType.fields]
+        assert held == held_by_feed == cols and before_fields == (cols[key_len(model, h):] or ["_"]), \
+            f"{model}: after the declaration changed ({changed}) it has columns {held}, its feed {held_by_feed} " \
+            f"and before-images {before_fields}, not {cols}"
         assert_equal_to_recompute(model, cols, rows_after[model], oracle())
         kinds += replay(model, cols, key_len(model, h), before[model], feeds[model], rows_after[model])
         check_flag_analysis(model, predicted, feeds[model], cols, tally)
-    print(f"[randomized] adaptation: predicates changed in {len(redrawn)} shapes "
-          f"({sum(len(c) for c in redrawn.values())} relations), every view adapted or refreshed from an adapted "
-          f"view's feed, equal to recomputation; view changes {dict(kinds)}", flush=True)
+    print(f"[randomized] adaptation: declarations changed in {len(redrawn)} shapes "
+          f"({sum(len(c) for c in redrawn.values())} predicates and columns), every view adapted or refreshed from "
+          f"an adapted view's feed, equal to recomputation; view changes {dict(kinds)}", flush=True)
+    # columns were dropped and renamed, in place (the first views' column checks above)
+    phrases = [p for c in redrawn.values() for p in c]
+    assert any(p.endswith(" dropped") for p in phrases) and any(" renamed " in p for p in phrases), phrases
     # the redrawn predicates admit and drop rows: both must have happened
     assert {"ins", "del"} <= set(kinds), kinds

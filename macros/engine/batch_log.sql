@@ -100,10 +100,23 @@
   {%- set built_with = props['declaration'] or {} -%}
   {%- set declaration = built_with
         if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
+  {#- a run that changed the view's columns for a declaration (mark_adapting) and stopped before its
+      batch committed: the fingerprint of that declaration -#}
+  {%- set adapting = props['adapting'] or {} -%}
+  {%- do state.update({'adapting': adapting.get('fingerprint')
+                                   if adapting.get('batch') == state['last'] + 1 else none}) -%}
   {#- the docs persist_view_docs last wrote on the view, with the full build they hold for -#}
   {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none,
                        'declaration': declaration, 'docs': props['docs']}) -%}
   {{ return(state) }}
+{% endmacro %}
+
+{#- Marks the log, before a refresh changes its view's columns in place (adapt_view_columns), with the
+    declaration it adapts to and the batch that will commit it: until that batch commits, a run
+    under another declaration must rebuild the view (its columns are no longer the recorded ones) -#}
+{% macro mark_adapting(batches, batch_id, declaration) %}
+  {%- do pdelta.write_batch_log(batches, [], {'pdelta.adapting': pdelta.sql_literal(tojson(
+        {'v': 1, 'fingerprint': declaration['fingerprint'], 'batch': batch_id | int}))}) -%}
 {% endmacro %}
 
 {#- the state record_batch kept in the log's table property, or none (one metadata read) -#}
@@ -112,10 +125,11 @@
 {% endmacro %}
 
 {#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key`,
-    `pdelta.declaration` and `pdelta.docs` (or none), in one read -#}
+    `pdelta.declaration`, `pdelta.docs` and `pdelta.adapting` (or none), in one read -#}
 {% macro _log_properties(batches) %}
-  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none, 'docs': none} -%}
-  {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration', 'pdelta.docs'] -%}
+  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none, 'docs': none, 'adapting': none} -%}
+  {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration', 'pdelta.docs',
+                        'pdelta.adapting'] -%}
   {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in kept_names -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
@@ -284,8 +298,10 @@
     table properties. A staged batch that the batch log has not committed is the sign of an
     attempt that stopped after staging: the retry applies that same stage again (the feeds
     may have grown since; recomputing from a wider range could miss what the first attempt
-    already wrote). Returns {batch_id, ranges} or none; `ranges` is none when the batch id came
-    from dbt's relation cache (staged_ranges reads them: only a retry needs them). -#}
+    already wrote). Returns {batch_id, ranges, declaration} or none; `ranges` is none when the
+    batch id came from dbt's relation cache (staged_ranges reads them: only a retry needs them);
+    `declaration` is the declaration_record a batch that adapts its view was computed under
+    (stage_properties), which its retry records, none for any other batch. -#}
 {% macro staged_batch(stage) %}
   {%- set cached = adapter.get_relation(database=stage.database, schema=stage.schema, identifier=stage.identifier) -%}
   {%- if cached is none -%}{{ return(none) }}{%- endif -%}
@@ -293,7 +309,8 @@
   {%- if listed is not none -%}{{ return(listed['staged']) }}{%- endif -%}
   {%- set props = pdelta._stage_properties(stage) -%}
   {%- if 'pdelta.batch' not in props or 'pdelta.ranges' not in props -%}{{ return(none) }}{%- endif -%}
-  {{ return({'batch_id': props['pdelta.batch'] | int, 'ranges': fromjson(props['pdelta.ranges'])}) }}
+  {{ return({'batch_id': props['pdelta.batch'] | int, 'ranges': fromjson(props['pdelta.ranges']),
+             'declaration': fromjson(props['pdelta.declaration']) if 'pdelta.declaration' in props else none}) }}
 {% endmacro %}
 
 {#- The ranges of a staged batch (staged_batch), read from the stage when the batch id came from
@@ -301,6 +318,9 @@
 {% macro staged_ranges(stage, staged) %}
   {%- if staged['ranges'] is not none -%}{{ return(staged['ranges']) }}{%- endif -%}
   {%- set props = pdelta._stage_properties(stage) -%}
+  {#- read with the ranges: the staged batch's declaration (staged_batch) -#}
+  {%- do staged.update({'declaration': fromjson(props['pdelta.declaration'])
+                                       if 'pdelta.declaration' in props else none}) -%}
   {%- if props.get('pdelta.batch') | string != staged['batch_id'] | string or 'pdelta.ranges' not in props -%}
     {{ exceptions.raise_compiler_error('pdelta: ' ~ stage ~ ' no longer holds batch ' ~ staged['batch_id']
           ~ ' (another run changed it during this one?); nothing was written: run again') }}
@@ -339,11 +359,19 @@
   {{ return({'staged': {'batch_id': batch.group(1) | int, 'ranges': none}}) }}
 {% endmacro %}
 
-{% macro stage_properties(batch_id, ranges) %}
+{#- declaration: the declaration_record of a batch that adapts its view (declaration_adaptation), so
+    that a retry records the declaration its batch was computed under, whatever the model says by
+    then (a declaration changed back after a stop must not leave the adapted rows unnoticed) -#}
+{% macro stage_properties(batch_id, ranges, declaration=none) %}
   {%- set plain = {} -%}
   {#- position: what a retry records in the batch log for the next refresh's rewritten-feed check -#}
   {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
-  {{ return({'pdelta.batch': (batch_id | int) | string, 'pdelta.ranges': tojson(plain)}) }}
+  {%- set props = {'pdelta.batch': (batch_id | int) | string, 'pdelta.ranges': tojson(plain)} -%}
+  {%- if declaration -%}
+    {%- do props.update({'pdelta.declaration': tojson({'v': declaration['v'], 'fingerprint': declaration['fingerprint'],
+                                                        'extent': declaration['extent']})}) -%}
+  {%- endif -%}
+  {{ return(props) }}
 {% endmacro %}
 
 {#- the first line of the listing text create_stage keeps in dbt's cache for a stage it wrote -#}

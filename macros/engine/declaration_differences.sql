@@ -1,20 +1,20 @@
 {#- How the declaration a view was built with (`built_with`, the declaration_record its batch log
     kept) differs from the one it runs now (`running`, its declaration_record), as short phrases
-    for the log and for `pdelta explain`: output columns added or dropped, relations joined in or
+    for the log and for `pdelta explain`: output columns added, dropped or renamed, relations joined in or
     removed, and per relation a changed predicate, join, key, state or change feed. Empty when
     they agree, and when nothing was kept (a view built before pdelta kept it). -#}
 {% macro declaration_differences(built_with, running) %}
   {%- if built_with is none -%}{{ return([]) }}{%- endif -%}
   {%- set built, now = built_with['extent'], running['extent'] -%}
   {%- set out = [] -%}
-  {%- set built_cols = built['output'] | map('first') | list -%}
-  {%- set now_cols = now['output'] | map('first') | list -%}
-  {%- set added = now_cols | reject('in', built_cols) | list -%}
-  {%- set dropped = built_cols | reject('in', now_cols) | list -%}
-  {%- if added -%}{%- do out.append('columns added: ' ~ added | join(', ')) -%}{%- endif -%}
-  {%- if dropped -%}{%- do out.append('columns dropped: ' ~ dropped | join(', ')) -%}{%- endif -%}
-  {%- for o in now['output'] -%}
-    {%- for b in built['output'] if b[0] == o[0] and (b[1] != o[1] or b[2] != o[2]) -%}
+  {%- set columns = pdelta.output_column_changes(built['output'], now['output']) -%}
+  {%- if columns['added'] -%}{%- do out.append('columns added: ' ~ columns['added'] | join(', ')) -%}{%- endif -%}
+  {%- if columns['dropped'] -%}{%- do out.append('columns dropped: ' ~ columns['dropped'] | join(', ')) -%}{%- endif -%}
+  {%- for pair in columns['renamed'] + columns['recased'] -%}
+    {%- do out.append('column ' ~ pair[0] ~ ' renamed ' ~ pair[1]) -%}
+  {%- endfor -%}
+  {%- for o in now['output'] if o[0] in columns['resourced'] -%}
+    {%- for b in built['output'] if b[0] | lower == o[0] | lower -%}
       {%- do out.append('column ' ~ o[0] ~ ' now comes from ' ~ o[1] ~ '.' ~ o[2]
                         ~ ' (was ' ~ b[1] ~ '.' ~ b[2] ~ ')') -%}
     {%- endfor -%}

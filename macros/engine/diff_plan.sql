@@ -31,12 +31,16 @@
     A relation's rows where its old and new predicate disagree are keys the batch reaches like
     its pending feed keys: the rows of every other key are in the view as the new declaration
     has them (the view held them under the old one, and a key whose path no pending row reaches
-    joins the same rows under both). -#}
-{% macro diff_plan(view, inputs, target, pending, adapt=none) %}
-  {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending, adapt)) }}
+    joins the same rows under both).
+
+    held_as: {output column: the view's column that holds it} for columns a batch renames that the
+    view does not have under their new names yet (`pdelta explain` before the run: only the run
+    renames them, adapt_view_columns). -#}
+{% macro diff_plan(view, inputs, target, pending, adapt=none, held_as=none) %}
+  {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending, adapt, held_as)) }}
 {% endmacro %}
 
-{% macro default__diff_plan(view, inputs, target, pending, adapt=none) %}
+{% macro default__diff_plan(view, inputs, target, pending, adapt=none, held_as=none) %}
   {%- set adapt = adapt or {} -%}
   {%- set q = adapter.quote -%}
   {%- set rels = view['relations'] -%}
@@ -100,8 +104,12 @@
   {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states', ['v__affected'], new_rows)) -%}
 
   {%- set on_key = [] -%}{%- for k in view['key'] -%}{%- do on_key.append('v.' ~ q(k) ~ ' = a.' ~ q(k)) -%}{%- endfor -%}
+  {%- set held = [] -%}
+  {%- for c in view['key'] + attrs_out -%}
+    {%- do held.append('v.' ~ q((held_as or {}).get(c, c)) ~ ' as ' ~ q(c)) -%}
+  {%- endfor -%}
   {%- set old_rows -%}
-    select /*+ BROADCAST(a) */ {{ pdelta._cols(view['key'] + attrs_out, 'v.') }}
+    select /*+ BROADCAST(a) */ {{ held | join(', ') }}
     from {{ target }} as v left semi join v__affected as a on {{ on_key | join(' and ') }}
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them', ['v__affected'], old_rows)) -%}

@@ -1,9 +1,9 @@
 {#- What the next refresh of a built dimension view will run, for `pdelta explain`: the
     declaration in normal form, each input's pending feed range, the cost model's choice
     (refresh or rebuild), how the declaration changed since the last full build (the run then
-    adapts the view in its batch when only predicates changed, else rebuilds; or stops on
-    on_schema_change: fail), the plan (diff or rules) as its records (name, rule, terms read, SQL,
-    how it is kept), the statement that reads the six-set result and the apply statement.
+    adapts the view in its batch when predicates changed or output columns were dropped or
+    renamed, else rebuilds; or stops on on_schema_change: fail), the plan (diff or rules) as its
+    records (name, rule, terms read, SQL, how it is kept), the statement that reads the six-set result and the apply statement.
     Logged as one JSON line prefixed `pdelta-explain:`; nothing is written. Each step that queries
     the warehouse logs `pdelta-progress: <step>` as it starts, which `pdelta explain` prints with
     the seconds elapsed (a dry run on a slow cluster takes minutes).
@@ -28,9 +28,22 @@
   {%- set declared = pdelta.declaration_record(view) -%}
   {%- set changed = pdelta.declaration_differences(blog['declaration'] if built else none, declared) -%}
   {%- set refresh_opts = pdelta.rebuild_options(node.config) -%}
-  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared)
-                       if changed and refresh_opts['on_schema_change'] != 'fail' else {'adapt': none, 'why': none} -%}
+  {%- set attrs_out = [] -%}
+  {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
+  {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
+  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts)
+                       if changed and refresh_opts['on_schema_change'] != 'fail'
+                       else {'adapt': none, 'columns': none, 'why': none} -%}
   {%- set adapt = adaptation['adapt'] -%}
+  {%- set columns = adaptation['columns'] -%}
+  {#- the run renames columns before its batch: until then the view holds them under their old names -#}
+  {%- set held_as = {} -%}
+  {%- if columns and columns['renamed'] -%}
+    {%- set present = pdelta._column_names('select * from ' ~ this_rel ~ ' where false') -%}
+    {%- for pair in columns['renamed'] if pair[1] | lower not in present -%}
+      {%- do held_as.update({pair[1]: pair[0]}) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
                                         refresh_opts['history_rows']) -%}
@@ -55,6 +68,9 @@
       {%- do rebuilt_inputs.extend(rebuilt_feeds['reasons']) -%}
       {%- do by.update({'stop': []}) -%}
     {%- endif -%}
+    {%- if blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
+      {%- do rebuilt_inputs.append('a run that stopped had changed its columns for another declaration') -%}
+    {%- endif -%}
     {#- an input view rebuilt in full after what this view consumed: the run rebuilds (dimension_view) -#}
     {%- do rebuilt_inputs.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
     {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
@@ -62,13 +78,11 @@
     {%- do pdelta.exclude_bad_rows(inputs, by['quarantine'], contract_opts) -%}
   {%- endif -%}
   {%- set q = adapter.quote -%}
-  {%- set attrs_out = [] -%}
-  {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
   {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
-  {%- set plan_kind = 'diff' if adapt else refresh_opts['plan'] -%}
+  {%- set plan_kind = 'diff' if adapt or columns else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- if plan_kind == 'diff' -%}
-    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt) if pending or adapt else [] -%}
+    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as) if pending or adapt else [] -%}
     {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if plan else '' -%}
   {%- else -%}
     {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
@@ -85,9 +99,8 @@
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
       'rebuilt_inputs': rebuilt_inputs,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
-      'adaptation': adapt, 'not_adapted_because': adaptation['why'],
+      'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
       'on_schema_change': refresh_opts['on_schema_change']} -%}
-  {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}

@@ -54,12 +54,15 @@
                                         scan=false) -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
-  {#- a change of predicates only: the refresh adapts the view in its batch (declaration_adaptation) -#}
-  {%- set adaptation = {'adapt': none, 'why': none} -%}
+  {#- a change of predicates, output columns dropped or renamed: the refresh adapts the view in its
+      batch (declaration_adaptation) -#}
+  {%- set adaptation = {'adapt': none, 'columns': none, 'why': none} -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
+  {%- elif blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
+    {%- do why_full.append('a run that stopped had changed its columns for another declaration') -%}
   {%- else -%}
     {%- set changed = pdelta.declaration_differences(blog['declaration'], declared) -%}
     {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
@@ -68,10 +71,18 @@
             ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
             ~ ' it by itself).') }}
     {%- elif changed -%}
-      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared) -%}
-      {%- if adaptation['adapt'] is none -%}
+      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts) -%}
+      {%- if adaptation['adapt'] is none and adaptation['columns'] is none -%}
         {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')
                                ~ ' (' ~ adaptation['why'] ~ ')') -%}
+      {%- elif adaptation['columns'] and staged is not none and staged['batch_id'] == blog['last'] + 1 -%}
+        {#- a batch staged under other columns cannot be applied to these (one staged by a stopped run that
+            adapted to this declaration can: its retry below) -#}
+        {%- do pdelta.staged_ranges(stage, staged) -%}
+        {%- if (staged['declaration'] or {}).get('fingerprint') != declared['fingerprint'] -%}
+          {%- do why_full.append('its columns changed (' ~ changed | join('; ') ~ ') while batch ' ~ staged['batch_id']
+                                 ~ ', staged under other ones, was not committed') -%}
+        {%- endif -%}
       {%- endif -%}
     {%- endif -%}
     {%- do why_full.extend(pdelta.inputs_rebuilt_since(view, inputs, blog['consumed'])) -%}
@@ -93,14 +104,28 @@
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
     {#- a retry applies its staged batch as it is: the run after it adapts (an adapted view diffs equal) -#}
     {%- set adapt = adaptation['adapt'] if not retry else none -%}
-    {%- if adapt -%}
+    {#- columns dropped or renamed (a retry's stage holds the view's columns already: see above) -#}
+    {%- set columns = adaptation['columns'] if not retry else none -%}
+    {%- set column_statements = [] -%}
+    {%- if adapt or columns -%}
       {{ log('pdelta: ' ~ model.name ~ ': its declaration changed since it was built (' ~ changed | join('; ')
-             ~ '): this batch adapts the view, the rows where the old and new predicates disagree recomputed',
-             info=true) }}
+             ~ '): this batch adapts the view'
+             ~ (', its columns dropped or renamed in place' if columns else '')
+             ~ (', the rows where the old and new predicates disagree recomputed' if adapt else ''), info=true) }}
+    {%- endif -%}
+    {%- if columns -%}
+      {#- before the batch, which reads and writes the view under its new columns; the log says so
+          first, for a run after a stop in between -#}
+      {%- do pdelta.mark_adapting(batches, batch_id, declared) -%}
+      {%- do column_statements.append('record_batch_state') -%}
+      {%- do column_statements.extend(pdelta.adapt_view_columns(target, feed, columns)) -%}
     {%- endif -%}
     {%- set ranges = {} -%}
+    {%- set staged_declaration = none -%}
     {%- if retry -%}
       {%- do ranges.update(pdelta.staged_ranges(stage, staged)) -%}
+      {#- the declaration an adapting batch was computed under: its commit records it -#}
+      {%- set staged_declaration = staged['declaration'] -%}
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
@@ -162,7 +187,8 @@
         {%- endif -%}
         {%- if pending or adapt -%}
           {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
-          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules' and not adapt -%}
+          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules'
+                          and not adapt and not columns -%}
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
@@ -178,13 +204,22 @@
             {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
             {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
           {%- endif -%}
-          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), changes_sql) -%}
+          {%- set stage_declaration = declared if adapt or columns else none -%}
+          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, stage_declaration), changes_sql) -%}
           {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}
     {%- if run_state.full -%}
       {#- build_in_full ran the statements, the `main` one included -#}
+    {%- elif not retry and not pending and not adapt and columns -%}
+      {#- columns dropped or renamed, nothing else: a batch without rows takes the new declaration -#}
+      {%- call statement('main') -%} select 'pdelta: columns adapted' {%- endcall -%}
+      {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'adapted',
+            {'strategy': 'none', 'statements': column_statements, 'rows_written': {}}, false, blog, none,
+            blog['key_type'], declared) -%}
+      {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ ' (adapted to the new declaration): '
+             ~ pdelta.adapted_columns_phrase(columns) ~ ' in place; no new changes in any input', info=true) }}
     {%- elif not retry and not pending and not adapt -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: ' ~ model.name ~ ': no new changes in any input', info=true) }}
@@ -205,11 +240,11 @@
       {%- endif -%}
       {%- set counts = summary['counts'] -%}
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
-      {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt
+      {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt or columns
                                         or (not retry and choice['mode'] == 'rebuild')}) -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string',
                                             summary['range_var'], summary['keys_listed']) -%}
-      {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
+      {%- do applied.update({'statements': column_statements + summary['statements'] + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}
           {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
@@ -243,21 +278,26 @@
       {%- set costs = none -%}
       {#- (an adapting batch's time has a filtered scan of a whole state in it, which a refresh reaching
           as many rows does not: it is no sample of either) -#}
-      {%- if refresh_opts['learned'] and not retry and 'reached' in choice and not adapt -%}
+      {%- if refresh_opts['learned'] and not retry and 'reached' in choice and not adapt and not columns -%}
         {%- set costs = pdelta.add_cost_sample(blog['costs'], 'rebuild' if rebuilt else 'refresh',
               [choice['view_rows'] if rebuilt else choice['reached'], pdelta.seconds_since(run_started)]) -%}
       {%- endif -%}
       {#- a view built before its declaration was kept: the one it runs now is taken as its own; an
           adapted one takes the new declaration in the commit of the batch that adapted it -#}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts,
-            'rebuild' if rebuilt else ('adapted' if adapt else 'incremental'), applied, retry, blog, costs,
-            summary['key_type'], declared if blog['declaration'] is none or adapt else none) -%}
+            'rebuild' if rebuilt
+            else ('adapted' if adapt or columns or (retry and staged_declaration) else 'incremental'),
+            applied, retry, blog, costs, summary['key_type'],
+            (staged_declaration if retry and staged_declaration else none)
+            or (declared if blog['declaration'] is none or adapt or columns else none)) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}
       {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
-             ~ (' (' ~ ('diff plan, adapted to the new declaration' if adapt else refresh_opts['plan'] ~ ' plan') ~ ')'
+             ~ (' (' ~ ('diff plan, adapted to the new declaration' ~ ('; ' ~ pdelta.adapted_columns_phrase(columns)
+                                                                       if columns else '')
+                        if adapt or columns else refresh_opts['plan'] ~ ' plan') ~ ')'
                 if not retry and not rebuilt else '')
              ~ (' (rebuilt and diffed: ' ~ pdelta.rebuild_reason(choice) ~ ')' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}

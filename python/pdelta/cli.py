@@ -410,8 +410,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     if info["built"]:
         counts = info.get("pending_counts", {})
         observed = set(counts)
-        # a batch that adapts the view to a changed predicate runs the diff plan: what the feed can hold
-        predicted = a.feed if info.get("adaptation") else a.output
+        # a batch that adapts the view (a changed predicate, columns dropped or renamed) runs the diff plan:
+        # what the feed can hold
+        adapting = bool(info.get("adaptation") or info.get("column_adaptation"))
+        predicted = a.feed if adapting else a.output
         say(f"  dry run: the refresh would emit {counts or 'nothing'}, applied by `{info.get('apply_strategy')}`"
             + ("" if observed <= predicted else f"  (NOT predicted: {sorted(observed - predicted)})"))
         if not observed <= predicted:
@@ -425,15 +427,22 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
             say("  the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
                 + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh")
             rc = 1
-        elif changed and info.get("adaptation") and mode == "rebuild":
+        elif changed and adapting and mode == "rebuild":
             say("  the declaration changed since the view was built (" + "; ".join(changed) + "); the cost model's "
                 "rebuild takes the new one")
-        elif changed and info.get("adaptation"):
-            # declaration_adaptation: predicates only; their disagreeing rows join the batch's keys
+        elif changed and adapting:
+            # declaration_adaptation: a changed predicate's disagreeing rows join the batch's keys; columns
+            # dropped or renamed change the tables' metadata only (adapt_view_columns)
             mode = "adapt"
             say("  the next refresh ADAPTS the view in its batch (no rebuild; views downstream refresh from its feed): "
                 "the declaration changed since it was built (" + "; ".join(changed) + ")")
-            for alias, pred in info["adaptation"].items():
+            columns = info.get("column_adaptation") or {}
+            for name in columns.get("dropped", []):
+                say(f"    column {name}: dropped from the view and its feed in place "
+                    "(Delta column mapping, no row read)")
+            for old, new in columns.get("renamed", []):
+                say(f"    column {old}: renamed {new} in the view and its feed in place (no row read)")
+            for alias, pred in (info.get("adaptation") or {}).items():
                 say(f"    {alias}: predicate {pred['change']}; the rows of its state where {pred['disagree']}"
                     " are recomputed with the batch's keys")
         elif changed:
@@ -658,7 +667,8 @@ def main(argv: list[str] | None = None) -> int:
     exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
     exp_.add_argument("--expect-mode", choices=["incremental", "adapt", "rebuild"],
                       help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; "
-                           "a changed declaration adapts the view when only predicates changed, else rebuilds it)")
+                           "a changed declaration adapts the view when predicates changed or output columns were "
+                           "dropped or renamed, else rebuilds it)")
     exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")

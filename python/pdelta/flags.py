@@ -113,7 +113,7 @@ class Analysis:
     @property
     def feed(self) -> set[str]:
         """What the view's change feed can hold: its refreshes' sets, and those of a batch that adapts
-        it to a changed predicate (macros/engine/declaration_adaptation.sql), which runs the diff plan
+        it to a changed declaration (macros/engine/declaration_adaptation.sql), which runs the diff plan
         whatever the view's plan: its refresh's sets labelled completely, and rows added or removed"""
         return self.output | complete_sets(self.output) | ADAPTATION_SETS
 

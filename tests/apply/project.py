@@ -1,7 +1,8 @@
 """The dbt project of the apply tests, installing pdelta as a package: two base relations kept
 as pdelta mirrors from canonical change feeds (dbt sources), and the same dimension view two
 ways — Delta clustered by its key with SCD2 history (`dim`) and plain parquet with key buckets
-(`dim_pq`) — plus a one-relation view with history and no pruning (`dim1`) for fault injection."""
+(`dim_pq`) — plus a one-relation view with history and no pruning (`dim1`) for fault injection, and
+one whose declaration changes from run to run (`dim1_adapting`) for fault injection while it adapts."""
 from __future__ import annotations
 
 import json
@@ -28,6 +29,19 @@ def small_declaration() -> dict:
         "c": {"state": "cust", "changes": {"source": ["it", "cust_changes"]}, "key": ["cid"], "technique": "any",
               "columns": ["cid", "name", "tier"], "where": f"tier <> '{SMALL_EXCLUDED_TIER}'"}}}
 
+
+def adapting_declaration() -> str:
+    """One relation whose declaration turns with var `adapt_turn` (Jinja: rendered by dbt): on odd
+    turns `name` is output as `customer_name` and the selection leaves out silver instead of bronze,
+    so every turn adapts the view (a column renamed, a predicate changed) instead of rebuilding it."""
+    even = small_declaration()
+    odd = json.loads(json.dumps(even))
+    odd["relations"]["c"].update(columns=["cid", {"customer_name": "name"}, "tier"], where="tier <> 'silver'")
+    return (f"{{%- set view = {json.dumps(odd)} if var('adapt_turn', 0) % 2 else {json.dumps(even)} -%}}\n"
+            "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
+
+
+ADAPTING = "dim1_adapting"
 
 SMALL = ("dim1", {"pdelta_history": {"type": "scd2", "tracked": SMALL_TRACKED}, "pdelta_apply": {"prune": False}})
 
@@ -58,6 +72,7 @@ def write_project(root: Path, repo: Path) -> None:
         (models / f"{rel}.sql").write_text(
             "{%- set m = " + json.dumps(m) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
+    (models / f"{ADAPTING}.sql").write_text(adapting_declaration())
     for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration())]:
         extra = "".join(f", {k}={json.dumps(v)}" for k, v in cfg.items())
         (models / f"{name}.sql").write_text(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .scenarios import PREDICATES, Shape, chained_columns, predicate_sql, view_columns
+from .scenarios import PREDICATES, Shape, chained_columns, output_name, predicate_sql, view_columns
 
 SCHEMA = "pdelta_it"
 
@@ -40,7 +40,7 @@ def declaration(shape: Shape) -> dict:
             "changes": rel_model(shape, a.rel) + "__changes",
             "key": shape.key_cols(a.rel),
             "technique": "any",
-            "columns": {f"{a.name}_{c}": c for c in a.outputs},
+            "columns": {output_name(a, c): c for c in a.outputs},
         }
         if a.predicate is not None:
             r["where"] = predicate_sql(a.predicate)

@@ -84,6 +84,28 @@ def redraw_predicates(shape: "Shape", rng: random.Random) -> list[str]:
     return changed
 
 
+def redraw_columns(shape: "Shape", rng: random.Random, kind: str) -> tuple[list[str], dict[str, str]]:
+    """Output columns changed for the view-adaptation check: `drop` one attribute, `rename` one, or
+    `both` (never the root's key, which the view keeps, and never the last attribute). Returns what
+    changed, as phrases, and {new output name: old output name} for the renamed ones."""
+    root = shape.aliases[0]
+    attributes = [(a, c) for a in shape.aliases for c in a.outputs
+                  if not (a is root and c in shape.key_cols(root.rel))]
+    changed, renamed_from = [], {}
+    rng.shuffle(attributes)
+    if kind in ("rename", "both") and attributes:
+        a, c = attributes.pop()
+        old, new = output_name(a, c), f"{a.name}_{c}_renamed"
+        a.renamed[c] = new
+        renamed_from[new] = old
+        changed.append(f"column {old} renamed {new}")
+    if kind in ("drop", "both") and len(attributes) >= 1 + (kind == "drop"):
+        a, c = attributes.pop()
+        changed.append(f"column {output_name(a, c)} dropped")
+        a.outputs.remove(c)
+    return changed, renamed_from
+
+
 @dataclass
 class Alias:
     name: str
@@ -92,6 +114,7 @@ class Alias:
     slot: str | None = None       # the parent's FK slot this alias joins on
     predicate: int | tuple[int, ...] | None = None  # index into PREDICATES, or a conjunction of them
     outputs: list[str] = field(default_factory=list)  # columns of this alias in the view
+    renamed: dict[str, str] = field(default_factory=dict)  # column -> its output name, where not `<alias>_<column>`
 
 
 @dataclass
@@ -345,9 +368,13 @@ class World:
 # oracle
 
 
+def output_name(alias: Alias, column: str) -> str:
+    return alias.renamed.get(column, f"{alias.name}_{column}")
+
+
 def view_columns(shape: Shape) -> list[tuple[str, str, str]]:
     """(output name, alias, column) in the view's column order."""
-    return [(f"{a.name}_{c}", a.name, c) for a in shape.aliases for c in a.outputs]
+    return [(output_name(a, c), a.name, c) for a in shape.aliases for c in a.outputs]
 
 
 def recompute(shape: Shape, scenarios: list[Scenario]) -> list[tuple]:

@@ -2,17 +2,21 @@
     ⋈_{CAddr=AID} σ_{ACountry='DE'}(Addr). Shared by the model paper_d and the models that
     expose its intermediate rule terms for the figure tests. With var `paper_decl: narrowed`
     (make test: a declaration changed after the build) the selection on Addr also leaves out
-    Dresden, which Bob's and Dave's address is in the new state. -#}
-{% macro paper_d_declaration() %}
+    Dresden, which Bob's and Dave's address is in the new state. A reshapable declaration (the
+    model paper_d_reshaped) drops ACountry with var `paper_reshape: dropped`, and also outputs CName
+    as `customer_name` with `paper_reshape: renamed`. -#}
+{% macro paper_d_declaration(reshapable=false) %}
   {%- set narrowed = var('paper_decl', 'paper') == 'narrowed' -%}
+  {%- set reshape = var('paper_reshape', none) if reshapable else none -%}
   {{ return({
     'root': 'c',
     'relations': {
       'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
-            'technique': 'log_based', 'columns': ['cid', 'cname', 'caddr']},
+            'technique': 'log_based',
+            'columns': ['cid', {'customer_name': 'cname'} if reshape == 'renamed' else 'cname', 'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
             'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
-            'columns': ['acity', 'acountry'],
+            'columns': ['acity'] if reshape in ['dropped', 'renamed'] else ['acity', 'acountry'],
             'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
     },
   }) }}

@@ -1,12 +1,12 @@
 """The view-adaptation benchmark (issue #19): the chain workload's dimension view and a view over
-its change feed, with the view's predicates changed between runs — one change kind after another
-— brought to the new declaration by pdelta (the view adapts in one batch, the view downstream
-refreshes from that batch) and, side by side in the same run, rebuilt as dbt tables of the same
-SELECTs (what a changed model costs without adaptation; pdelta itself rebuilt both before).
-After each change every pdelta table must equal its rebuilt twin, the view's batch must be
-`adapted` and the downstream view's `incremental`, before a time counts.
+its change feed, with the view's predicates and output columns changed between runs — one change
+kind after another — brought to the new declaration by pdelta (the view adapts in one batch, the
+view downstream refreshes from that batch) and, side by side in the same run, rebuilt as dbt
+tables of the same SELECTs (what a changed model costs without adaptation; pdelta itself rebuilt
+both before). After each change every pdelta table must equal its rebuilt twin, the view's batch
+must be `adapted` and the downstream view's `incremental`, before a time counts.
 
-    python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench]
+    python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench] [--only columns --name adapt-columns]
 """
 from __future__ import annotations
 
@@ -35,6 +35,15 @@ CHANGES = [
     ("city predicate replaced (1 % leave, 1 % come back)", {"city": "pmod(ci_id, 100) <> 8"}),
     ("predicates on two relations at once", {"customer": "pmod(c_id, 100) <> 9", "city": "pmod(ci_id, 100) <> 7"}),
 ]
+# output columns dropped or renamed (the tables' metadata only), alone and with a predicate: (label,
+# predicates, columns {drop: [output], rename: {output: new name}}). The view downstream reads neither.
+COLUMN_CHANGES = [
+    ("column dropped (c_segment)", {}, {"drop": ["c_segment"], "rename": {}}),
+    ("column renamed (a_zip to a_postcode)", {}, {"drop": ["c_segment"], "rename": {"a_zip": "a_postcode"}}),
+    ("column dropped, root predicate added (1 %)", {"customer": "pmod(c_id, 100) <> 7"},
+     {"drop": ["c_segment", "ci_pop"], "rename": {"a_zip": "a_postcode"}}),
+]
+CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop"}
 VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
 
 
@@ -60,13 +69,21 @@ def write_project(root: Path, w: Workload) -> None:
     with_predicates = ("{%- set view = " + json.dumps(view_declaration(w)) + " -%}\n"
                        "{%- for alias, where in var('bench_predicates', {}).items() -%}\n"
                        "  {%- do view['relations'][alias].update({'where': where}) -%}\n"
+                       "{%- endfor -%}\n"
+                       "{%- set changed = var('bench_columns', {'drop': [], 'rename': {}}) -%}\n"
+                       "{%- for r in view['relations'].values() -%}\n"
+                       "  {%- set kept = [] -%}\n"
+                       "  {%- for c in r['columns'] if c not in changed['drop'] -%}\n"
+                       "    {%- do kept.append({changed['rename'][c]: c} if c in changed['rename'] else c) -%}\n"
+                       "  {%- endfor -%}\n"
+                       "  {%- do r.update({'columns': kept}) -%}\n"
                        "{%- endfor -%}\n")
     (models / f"{VIEW}.sql").write_text(
         with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
         "{{ pdelta.dimension_view(view) }}\n")
     (models / f"{REBUILT}.sql").write_text(
         with_predicates + "{{ config(materialized='table') }}\n{{ pdelta.dimension_view(view) }}\n")
-    columns = w.view_columns()
+    columns = [c for c in w.view_columns() if c not in CHANGED_COLUMNS]
     down = {"root": "v", "relations": {"v": {"state": VIEW, "changes": {"feed_of": VIEW}, "key": [w.root.key],
                                              "technique": "pdelta_view", "columns": columns}}}
     (models / f"{DOWN}.sql").write_text(
@@ -82,10 +99,10 @@ class Dbt(HarnessDbt):
     """the harness's dbt, parsed once per set of vars (the parse is not in the timings)"""
     vars = "{}"
 
-    def with_vars(self, predicates: dict) -> None:
+    def with_vars(self, predicates: dict, columns: dict | None = None) -> None:
         from dbt.cli.main import dbtRunner
 
-        self.vars = json.dumps({"bench_predicates": predicates})
+        self.vars = json.dumps({"bench_predicates": predicates, "bench_columns": columns or {"drop": [], "rename": {}}})
         self.runner = dbtRunner()  # a runner holding the last manifest would not parse again
         self.parse()
 
@@ -112,7 +129,13 @@ def assert_equal(spark, left: str, right: str, columns: list[str]) -> int:
     return rows
 
 
-def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
+def view_columns_after(w: Workload, columns: dict | None) -> list[str]:
+    """the view's output columns once `columns` (COLUMN_CHANGES) dropped and renamed some"""
+    columns = columns or {"drop": [], "rename": {}}
+    return [columns["rename"].get(c, c) for c in w.view_columns() if c not in columns["drop"]]
+
+
+def run(sizes: list[int], work: Path, seed: int, changes: list[tuple] | None = None) -> list[dict]:
     from pdelta.spark import session_from_profile
 
     os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA, "PDELTA_TARGET": "local"})
@@ -133,11 +156,12 @@ def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
         dbt.with_vars({})
         for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
             timed(spark, dbt, model, full=True)
-        columns = w.view_columns()
-        for label, predicates in CHANGES:
-            dbt.with_vars(predicates)
-            cell = {"root_rows": size, "change": label, "predicates": predicates, "machine": machine(),
-                    "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
+        for label, predicates, *changed in changes or all_changes():
+            column_change = changed[0] if changed else None
+            dbt.with_vars(predicates, column_change)
+            columns = view_columns_after(w, column_change)
+            cell = {"root_rows": size, "change": label, "predicates": predicates, "columns": column_change,
+                    "machine": machine(), "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
             # the rebuild first, then pdelta: each on the same states, each its view then the one downstream
             cell["rebuild_view"] = timed(spark, dbt, REBUILT)
             cell["rebuild_down"] = timed(spark, dbt, REBUILT_DOWN)
@@ -149,13 +173,18 @@ def run(sizes: list[int], work: Path, seed: int) -> list[dict]:
                 raise AssertionError(f"{label}: the view's batch was `{mode}` (expected adapted), the downstream "
                                      f"view's `{down_mode}` (expected incremental)")
             cell["view_rows"] = assert_equal(spark, VIEW, REBUILT, columns)
-            assert_equal(spark, DOWN, REBUILT_DOWN, columns)
+            assert_equal(spark, DOWN, REBUILT_DOWN, [c for c in w.view_columns() if c not in CHANGED_COLUMNS])
             cell["view_changes"], cell["down_changes"] = counts, down_counts
             results.append(cell)
             log(f"adapt {size:,} {label}: rebuild {cell['rebuild_view']['seconds']:.1f} + "
                 f"{cell['rebuild_down']['seconds']:.1f} s, pdelta {cell['pdelta_view']['seconds']:.1f} + "
                 f"{cell['pdelta_down']['seconds']:.1f} s, view changes {counts}")
     return results
+
+
+def all_changes(only: str | None = None) -> list[tuple]:
+    """the change kinds in the order they run: `predicates`, `columns` or both (None)"""
+    return ([] if only == "columns" else list(CHANGES)) + ([] if only == "predicates" else list(COLUMN_CHANGES))
 
 
 def table(results: list[dict]) -> str:
@@ -186,13 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "bench"), help="adapt.md and adapt.json go here")
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")))
     p.add_argument("--seed", type=int, default=20261126)
+    p.add_argument("--only", choices=["predicates", "columns"], help="run only these change kinds")
+    p.add_argument("--name", default="adapt", help="the results' file names (<name>.md, <name>.json)")
     a = p.parse_args(argv)
     work, out = Path(a.work), Path(a.out)
     work.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    results = run([int(float(s)) for s in a.sizes.split(",") if s], work, a.seed)
-    (out / "adapt.json").write_text(json.dumps(results, indent=1) + "\n")
-    (out / "adapt.md").write_text(table(results))
+    results = run([int(float(s)) for s in a.sizes.split(",") if s], work, a.seed, all_changes(a.only))
+    (out / f"{a.name}.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out / f"{a.name}.md").write_text(table(results))
     print(table(results))
     return 0
 
