@@ -400,6 +400,8 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     renames = [i + 1 for i, text in enumerate(sent) if text.startswith("alter table") and "rename column" in text]
     assert len(renames) == 3, sent  # the view's column, the feed's, the feed's before-image field
     marked = next(i + 1 for i, text in enumerate(sent) if "pdelta.adapting" in text)
+    committed = next(i + 1 for i, text in enumerate(sent)
+                     if text.startswith(f"insert into {SCHEMA}.{ADAPTING}__pdelta_batches"))
     # before the log's mark, the ALTERs and after them, at the stage, the apply and the commit: the
     # statements spread over the run, the ALTERs' neighbourhood each (as later runs send them)
     points = sorted({marked, marked + 1, *renames, renames[-1] + 1, *(1 + i * len(sent) // 5 for i in range(5)),
@@ -420,6 +422,12 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
         revert = i % 3 == 2
         if revert:
             turn -= 1
+            # explain says what the run will do: rebuild, when the stopped run marked the log and did not commit
+            out = it.dbt("run-operation", "pdelta.explain_refresh", "--args", f"{{model_name: {ADAPTING}}}",
+                         "--vars", f"{{adapt_turn: {turn}}}")
+            assert out.returncode == 0, out.stdout[-3000:]
+            said = "a run that stopped had changed its columns for another declaration" in out.stdout
+            assert said == (marked < k <= committed), f"explain after a kill before statement {k}: {said}"
         at = f"killed before statement {k} ({last}), rerun under turn {turn}" + (", changed back" if revert else "")
         for _ in range(2 if revert else 1):  # changed back: a retry of the stopped batch, then the adaptation back
             out = run(turn)

@@ -73,3 +73,9 @@
   {%- for pair in columns['renamed'] -%}{%- do parts.append(pair[0] ~ ' renamed ' ~ pair[1]) -%}{%- endfor -%}
   {{ return(('columns ' if parts | length > 1 else 'column ') ~ parts | join(', ')) }}
 {% endmacro %}
+
+{#- why a view rebuilds after a run that marked its batch log (mark_adapting) and stopped, under
+    another declaration than the one it adapted to: its columns are no longer the recorded ones -#}
+{% macro stopped_adapting_phrase() %}
+  {{ return('a run that stopped had changed its columns for another declaration') }}
+{% endmacro %}

@@ -31,9 +31,13 @@
   {%- set attrs_out = [] -%}
   {%- for o in view['output'] if o[0] not in view['key'] -%}{%- do attrs_out.append(o[0]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(node.config, attrs_out) -%}
+  {#- a run that stopped after changing the view's columns for another declaration: the next one
+      rebuilds (or stops: on_schema_change fail), whatever changed -#}
+  {%- set stopped_adapting = built and blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
   {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts)
-                       if changed and refresh_opts['on_schema_change'] != 'fail'
-                       else {'adapt': none, 'columns': none, 'why': none} -%}
+                       if changed and refresh_opts['on_schema_change'] != 'fail' and not stopped_adapting
+                       else {'adapt': none, 'columns': none,
+                             'why': pdelta.stopped_adapting_phrase() if stopped_adapting else none} -%}
   {%- set adapt = adaptation['adapt'] -%}
   {%- set columns = adaptation['columns'] -%}
   {#- the run renames columns before its batch: until then the view holds them under their old names -#}
@@ -68,8 +72,11 @@
       {%- do rebuilt_inputs.extend(rebuilt_feeds['reasons']) -%}
       {%- do by.update({'stop': []}) -%}
     {%- endif -%}
-    {%- if blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
-      {%- do rebuilt_inputs.append('a run that stopped had changed its columns for another declaration') -%}
+    {%- if stopped_adapting and refresh_opts['on_schema_change'] == 'fail' -%}
+      {%- do stops.append(pdelta.stopped_adapting_phrase()
+                          ~ ' and on_schema_change is fail: run it with --full-refresh') -%}
+    {%- elif stopped_adapting -%}
+      {%- do rebuilt_inputs.append(pdelta.stopped_adapting_phrase()) -%}
     {%- endif -%}
     {#- an input view rebuilt in full after what this view consumed: the run rebuilds (dimension_view) -#}
     {%- do rebuilt_inputs.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
@@ -79,10 +86,13 @@
   {%- endif -%}
   {%- set q = adapter.quote -%}
   {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
-  {%- set plan_kind = 'diff' if adapt or columns else refresh_opts['plan'] -%}
+  {#- (after a stopped adaptation the view's columns may not be the declaration's: the run rebuilds,
+      so no plan is dry-run) -#}
+  {%- set plan_kind = 'diff' if adapt or columns or stopped_adapting else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- if plan_kind == 'diff' -%}
-    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as) if pending or adapt else [] -%}
+    {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as)
+                   if (pending or adapt) and not stopped_adapting else [] -%}
     {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if plan else '' -%}
   {%- else -%}
     {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}

@@ -62,7 +62,11 @@
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- elif blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
-    {%- do why_full.append('a run that stopped had changed its columns for another declaration') -%}
+    {%- if refresh_opts['on_schema_change'] == 'fail' -%}
+      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': ' ~ pdelta.stopped_adapting_phrase()
+            ~ ', and on_schema_change is fail, so nothing was written. Run it with --full-refresh.') }}
+    {%- endif -%}
+    {%- do why_full.append(pdelta.stopped_adapting_phrase()) -%}
   {%- else -%}
     {%- set changed = pdelta.declaration_differences(blog['declaration'], declared) -%}
     {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
