@@ -37,7 +37,7 @@
     {%- endfor -%}
     {%- if changes -%}
       {%- set role = 'view' if table == target else 'feed' -%}
-      {%- if pdelta._column_mapping_mode(table) is none -%}
+      {%- if pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') == 'none' -%}
         {%- call statement('column_mapping_' ~ role) -%}
           alter table {{ table }} set tblproperties ('delta.columnMapping.mode' = 'name')
         {%- endcall -%}
@@ -57,13 +57,6 @@
 {#- the lower-cased column names of a query's result, read from its schema -#}
 {% macro _column_names(sql) %}
   {{ return(run_query(sql).column_names | map('lower') | list) }}
-{% endmacro %}
-
-{#- a Delta table's `delta.columnMapping.mode`, none when it has none -#}
-{% macro _column_mapping_mode(table) %}
-  {%- set rows = run_query('show tblproperties ' ~ table).rows -%}
-  {%- for row in rows if row[0] == 'delta.columnMapping.mode' and row[1] != 'none' -%}{{ return(row[1]) }}{%- endfor -%}
-  {{ return(none) }}
 {% endmacro %}
 
 {#- declaration_adaptation's `columns` for the log: "column acountry dropped, cname renamed customer_name" -#}

@@ -307,7 +307,7 @@
   {%- if cached is none -%}{{ return(none) }}{%- endif -%}
   {%- set listed = pdelta._listed_stage_mark(cached) -%}
   {%- if listed is not none -%}{{ return(listed['staged']) }}{%- endif -%}
-  {%- set props = pdelta._stage_properties(stage) -%}
+  {%- set props = pdelta.table_properties(stage) -%}
   {%- if 'pdelta.batch' not in props or 'pdelta.ranges' not in props -%}{{ return(none) }}{%- endif -%}
   {{ return({'batch_id': props['pdelta.batch'] | int, 'ranges': fromjson(props['pdelta.ranges']),
              'declaration': fromjson(props['pdelta.declaration']) if 'pdelta.declaration' in props else none}) }}
@@ -317,7 +317,7 @@
     the relation cache -#}
 {% macro staged_ranges(stage, staged) %}
   {%- if staged['ranges'] is not none -%}{{ return(staged['ranges']) }}{%- endif -%}
-  {%- set props = pdelta._stage_properties(stage) -%}
+  {%- set props = pdelta.table_properties(stage) -%}
   {#- read with the ranges: the staged batch's declaration (staged_batch) -#}
   {%- do staged.update({'declaration': fromjson(props['pdelta.declaration'])
                                        if 'pdelta.declaration' in props else none}) -%}
@@ -325,12 +325,16 @@
     {{ exceptions.raise_compiler_error('pdelta: ' ~ stage ~ ' no longer holds batch ' ~ staged['batch_id']
           ~ ' (another run changed it during this one?); nothing was written: run again') }}
   {%- endif -%}
-  {{ return(fromjson(props['pdelta.ranges'])) }}
+  {#- kept: a second call (the materialization's check of a stage under other columns, then its
+      retry) reads nothing -#}
+  {%- do staged.update({'ranges': fromjson(props['pdelta.ranges'])}) -%}
+  {{ return(staged['ranges']) }}
 {% endmacro %}
 
-{% macro _stage_properties(stage) %}
+{#- a table's properties, name -> value (one metadata read) -#}
+{% macro table_properties(relation) %}
   {%- set props = {} -%}
-  {%- for row in run_query('show tblproperties ' ~ stage).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
+  {%- for row in run_query('show tblproperties ' ~ relation).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
   {{ return(props) }}
 {% endmacro %}
 
@@ -368,8 +372,7 @@
   {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
   {%- set props = {'pdelta.batch': (batch_id | int) | string, 'pdelta.ranges': tojson(plain)} -%}
   {%- if declaration -%}
-    {%- do props.update({'pdelta.declaration': tojson({'v': declaration['v'], 'fingerprint': declaration['fingerprint'],
-                                                        'extent': declaration['extent']})}) -%}
+    {%- do props.update({'pdelta.declaration': tojson(declaration)}) -%}
   {%- endif -%}
   {{ return(props) }}
 {% endmacro %}

@@ -11,7 +11,6 @@
     Used by declaration_differences (the phrases) and declaration_adaptation (what is adapted). -#}
 {% macro output_column_changes(built_output, now_output) %}
   {%- set now_names = now_output | map('first') | map('lower') | list -%}
-  {%- set built_names = built_output | map('first') | map('lower') | list -%}
   {%- set renamed = [] -%}{%- set added = [] -%}{%- set resourced = [] -%}{%- set recased = [] -%}
   {%- set taken = [] -%}
   {%- for o in now_output -%}
