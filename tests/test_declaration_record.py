@@ -68,23 +68,65 @@ CASES = {
         "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
         "join": {"to": "a", "on": {"anation": "nid"}}, "columns": ["nname"]})),
         ["columns added: nname", "relation n joined in"]),
+    "relation_joined_as_filter": (variant(lambda d: d["relations"].update(n={
+        "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
+        "join": {"to": "a", "on": {"anation": "nid"}}, "where": "nname <> 'X'"})),
+        ["relation n joined in"]),
+    "relation_joined_with_predicate": (variant(lambda d: (d["relations"].update(n={
+        "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
+        "join": {"to": "a", "on": {"anation": "nid"}}}), d["relations"]["a"].pop("where"))),
+        ["relation n joined in", "a: predicate \"acountry = 'DE'\" -> none"]),
+    "relations_joined_in_a_chain": (variant(lambda d: d["relations"].update(
+        n={"state": "nation", "changes": "nation_changes", "key": ["nid"],
+           "join": {"to": "a", "on": {"anation": "nid"}}},
+        r={"state": "region", "changes": "region_changes", "key": ["rid"],
+           "join": {"to": "n", "on": {"nregion": "rid"}}})),
+        ["relation n joined in", "relation r joined in"]),
+    "relation_removed": (variant(lambda d: d["relations"].pop("a")), ["columns dropped: acity", "relation a removed"]),
+    "relation_removed_and_renamed": (variant(lambda d: (d["relations"].pop("a"), d["relations"]["c"].update(
+        columns=["cid", {"name": "cname"}, "caddr"]))),
+                                     ["columns dropped: acity", "column cname renamed name", "relation a removed"]),
+    "relation_removed_join_changed": (variant(lambda d: (d["relations"].pop("a"), d["relations"].update(b={
+        "state": "addr", "changes": "addr_changes", "key": ["aid"], "join": {"to": "c", "on": {"caddr": "aid"}},
+        "columns": ["acity"]}))),
+        ["column acity now comes from b.acity (was a.acity)", "relation b joined in", "relation a removed"]),
 }
 
 # the cases the next refresh adapts instead of rebuilding (declaration_adaptation): alias -> its change
 ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "added"},
-           "predicate_narrowed": {"a": "changed"}, "rename_and_predicate": {"a": "changed"}}
+           "predicate_narrowed": {"a": "changed"}, "rename_and_predicate": {"a": "changed"},
+           "relation_joined_as_filter": {"a": "kept"}, "relation_joined_with_predicate": {"a": "dropped"},
+           "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"}}
 # ... and the columns it drops or renames in place
 COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": []},
                    "column_renamed": {"dropped": [], "renamed": [["acity", "city"]]},
                    "renamed_and_dropped": {"dropped": ["cname"], "renamed": [["acity", "city"]]},
-                   "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]]}}
+                   "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]]},
+                   "relation_removed": {"dropped": ["acity"], "renamed": []},
+                   "relation_removed_and_renamed": {"dropped": ["acity"], "renamed": [["cname", "name"]]}}
+# the leaves each adapted relation lost or gained, and the condition its disagreeing rows meet
+LEAVES = {"relation_joined_as_filter": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (coalesce((acountry "
+                                        "= 'DE'), false) and exists (select 1 from nation_state as l where l.`nid` = "
+                                        "x.`anation` and (nname <> 'X')))"),
+          "relation_joined_with_predicate": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (true and exists "
+                                             "(select 1 from nation_state as l where l.`nid` = x.`anation`))"),
+          "relation_removed": ("c", ["a"], [], "(true and exists (select 1 from addr_state as l where l.`aid` = "
+                               "x.`caddr` and (acountry = 'DE'))) <> (true) or exists (select 1 from addr_feed as l "
+                               "where l.`aid` = x.`caddr` and l.`_pdelta_seq` > 7)")}
+# the states of the relations removed or joined in, as adaptation_states gives them
+STATES = {"a": {"state": "addr_state", "changes": "addr_feed", "consumed": 7},
+          "n": {"state": "nation_state", "changes": None, "consumed": None},
+          "r": {"state": "region_state", "changes": None, "consumed": None},
+          "b": {"state": "addr_state", "changes": None, "consumed": None}}
 # the tables a column change is not adapted on: (apply options, the reason given)
 TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views only"),
           "history": ({"format": "delta", "history": {"tracked": ["cname"]}}, "SCD2 history")}
 
 MACROS = """
-{% macro declaration_report(base, cases, tables) %}
+{% macro declaration_report(base, cases, tables, states) %}
   {%- set built = pdelta.declaration_record(pdelta.normalize_declaration(base, 'v')) -%}
+  {%- set without_feed = fromjson(tojson(states)) -%}
+  {%- do without_feed['a'].update({'changes': none}) -%}
   {%- set out = {} -%}
   {%- for name, decl in cases.items() -%}
     {%- set now = pdelta.declaration_record(pdelta.normalize_declaration(decl, 'v')) -%}
@@ -92,9 +134,12 @@ MACROS = """
     {%- do out.update({name: {'same_fingerprint': now['fingerprint'] == built['fingerprint'],
                               'differences': pdelta.declaration_differences(fromjson(tojson(built)), now),
                               'nothing_kept': pdelta.declaration_differences(none, now),
-                              'adaptation': pdelta.declaration_adaptation(fromjson(tojson(built)), now)}}) -%}
+                              'adaptation': pdelta.declaration_adaptation(fromjson(tojson(built)), now, none, states),
+                              'adaptation_without_states': pdelta.declaration_adaptation(fromjson(tojson(built)), now),
+                              'adaptation_without_feed': pdelta.declaration_adaptation(fromjson(tojson(built)), now,
+                                                                                       none, without_feed)}}) -%}
     {%- for table, opts in tables.items() -%}
-      {%- set adaptation = pdelta.declaration_adaptation(fromjson(tojson(built)), now, opts) -%}
+      {%- set adaptation = pdelta.declaration_adaptation(fromjson(tojson(built)), now, opts, states) -%}
       {%- do out[name].update({'adaptation_' ~ table: adaptation}) -%}
     {%- endfor -%}
   {%- endfor -%}
@@ -107,7 +152,8 @@ MACROS = """
 def report(tmp_path_factory):
     d = macro_project(tmp_path_factory.mktemp("declaration"), "declaration_it", MACROS)
     res, logged = run_operation(d, "declaration_report", {"base": BASE, "cases": {k: v[0] for k, v in CASES.items()},
-                                                          "tables": {k: v[0] for k, v in TABLES.items()}})
+                                                          "tables": {k: v[0] for k, v in TABLES.items()},
+                                                          "states": STATES})
     assert res.success, res.exception
     return json.loads(next(m for m in logged if m.startswith("DECLARATION_REPORT ")).split(" ", 1)[1])
 
@@ -146,3 +192,35 @@ def test_columns_change_in_place_on_delta_views_without_history_only(report, cas
         anywhere = report[case]["adaptation"]
         assert (adaptation["adapt"], adaptation["columns"]) == (anywhere["adapt"], anywhere["columns"])
         assert (adaptation["why"] or "").startswith(anywhere["why"] or "")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_leaf_relations_removed_or_joined_in_read_their_states(report, case):
+    adaptation = report[case]["adaptation"]
+    if case in LEAVES:
+        alias, removed, joined, disagree = LEAVES[case]
+        got = adaptation["adapt"][alias]
+        assert (got["removed"], got["joined"], got["disagree"]) == (removed, joined, disagree)
+    if case in ADAPTED:
+        assert adaptation["joined"] == [a for a in ("n", "r", "b") if f"relation {a} joined in" in CASES[case][1]]
+    # without the state of a relation removed or joined in, the view rebuilds, saying so
+    without = report[case]["adaptation_without_states"]
+    leaves = any(p.startswith("relation ") for p in CASES[case][1])
+    if leaves and (case in ADAPTED or case in COLUMNS_ADAPTED):
+        assert without["adapt"] is None and without["columns"] is None
+        assert "are not available to read which rows" in without["why"]
+    else:
+        assert (without["adapt"], without["columns"]) == (adaptation["adapt"], adaptation["columns"])
+    # a removed relation's feed tells which of its keys changed since the view consumed it: without it, rebuilt
+    without_feed = report[case]["adaptation_without_feed"]
+    if "relation a removed" in CASES[case][1] and adaptation["adapt"]:
+        assert without_feed["adapt"] is None and "state and change feed of relation a" in without_feed["why"]
+    else:
+        assert (without_feed["adapt"], without_feed["columns"]) == (adaptation["adapt"], adaptation["columns"])
+
+
+def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(report):
+    why = report["relations_joined_in_a_chain"]["adaptation"]["why"]
+    assert "with relations joined to it (r): one leaf at a time" in why
+    # a relation removed and another joined in its place is a changed join: the view rebuilds
+    assert report["relation_removed_join_changed"]["adaptation"]["adapt"] is None

@@ -43,7 +43,7 @@ from pdelta.flags import analyze
 from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, output_columns,
                                 view_model, write_project)
 from randomized.scenarios import (KEY_BASE, World, make_shapes, recompute, recompute_chained, redraw_columns,
-                                  redraw_predicates)
+                                  redraw_predicates, remove_leaf)
 
 pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
 
@@ -351,7 +351,8 @@ def test_randomized_equivalence(harness):
 def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
     widened, replaced; at least one per shape) and its output columns changed (one dropped, one
-    renamed, or both, by turns), with a batch of changes pending too. Each first view adapts in its
+    renamed, or both, by turns; every third shape also loses a leaf relation, where one can go), with
+    a batch of changes pending too. Each first view adapts in its
     next refresh (its batch log says `adapted`: not rebuilt), has exactly the new columns, and equals
     recomputation under the new declaration; the batch replayed onto the old view (its columns
     dropped and renamed) gives the new one, and holds only what its feed can (the flag analysis);
@@ -362,7 +363,9 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     for turn, shape in enumerate(h.shapes):
         kind = ("both", "drop", "rename")[turn % 3]
         columns_changed, renamed_from[shape.name] = redraw_columns(shape, adapt_rng, kind)
-        redrawn[shape.name] = redraw_predicates(shape, adapt_rng) + columns_changed
+        # every third shape also loses a leaf relation, before its predicates are redrawn
+        removed = remove_leaf(shape, adapt_rng) if kind == "rename" else []
+        redrawn[shape.name] = redraw_predicates(shape, adapt_rng) + columns_changed + removed
     write_project(h.project, ROOT, h.shapes)
     # the rows the views held, as the new declarations name and keep their columns
     before = {}
@@ -398,9 +401,12 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
         check_flag_analysis(model, predicted, feeds[model], cols, tally)
     print(f"[randomized] adaptation: declarations changed in {len(redrawn)} shapes "
           f"({sum(len(c) for c in redrawn.values())} predicates and columns), every view adapted or refreshed from "
-          f"an adapted view's feed, equal to recomputation; view changes {dict(kinds)}", flush=True)
+          f"an adapted view's feed, equal to recomputation; view changes {dict(kinds)}; "
+          + "; ".join(f"{name}: {', '.join(changed)}" for name, changed in redrawn.items()), flush=True)
     # columns were dropped and renamed, in place (the first views' column checks above)
     phrases = [p for c in redrawn.values() for p in c]
     assert any(p.endswith(" dropped") for p in phrases) and any(" renamed " in p for p in phrases), phrases
+    if not ONLY_SHAPES:  # leaf relations removed, the rows their join left out coming in
+        assert any(p.startswith("relation ") for p in phrases), phrases
     # the redrawn predicates admit and drop rows: both must have happened
     assert {"ins", "del"} <= set(kinds), kinds

@@ -1,5 +1,6 @@
 """pdelta.runner: commands run in order in one process, the first failure stops the run, and a
-command written `! <command>` must fail (how `make test` checks that a guard refuses)."""
+command written `! <command>` must fail (how `make test` checks that a guard refuses), and one
+written `<command> :: <text>` must succeed and say <text>."""
 from __future__ import annotations
 
 import shlex
@@ -24,6 +25,14 @@ def test_a_command_that_must_fail_must_also_say_why(capsys):
     assert run_all(["! no-such-command :: No such command"]) == 0
     assert run_all(["! no-such-command :: something else entirely"]) == 1
     assert "failed, but without saying 'something else entirely'" in capsys.readouterr().out
+
+
+def test_a_command_that_must_say_something_passes_only_when_it_succeeds_and_says_it(capsys):
+    assert run_all(["pdelta gen-macros --check :: is up to date"]) == 0
+    assert run_all(["pdelta gen-macros --check :: something else entirely"]) == 1
+    assert "succeeded, but without saying 'something else entirely'" in capsys.readouterr().out
+    # failing while saying it is no pass without the `!`
+    assert run_all(["no-such-command :: No such command"]) == 1
 
 
 def test_each_vars_and_target_pair_keeps_its_own_target_folder(monkeypatch):

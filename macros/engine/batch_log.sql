@@ -379,3 +379,19 @@
 
 {#- the first line of the listing text create_stage keeps in dbt's cache for a stage it wrote -#}
 {% macro _stage_cache_note() %}{{ return('Written by pdelta.create_stage in this run') }}{% endmacro %}
+
+{#- The batch log's watermarks and feed positions (batch_log_state's `consumed`, `positions`) of
+    the relations in the declaration the view was last built or adapted with: a relation joined
+    in since has consumed nothing of its feed (one removed earlier and joined in again starts
+    over). Returns {consumed, positions}; both empty without a log (blog none). -#}
+{% macro built_watermarks(blog) %}
+  {%- set out = {'consumed': {}, 'positions': {}} -%}
+  {%- if blog is none -%}{{ return(out) }}{%- endif -%}
+  {%- set relations = (blog['declaration'] or {'extent': {'relations': blog['consumed']}})['extent']['relations'] -%}
+  {%- for part in ['consumed', 'positions'] -%}
+    {%- for alias, value in blog[part].items() if alias in relations -%}
+      {%- do out[part].update({alias: value}) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}

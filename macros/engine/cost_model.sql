@@ -79,7 +79,7 @@
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
-    {%- set disagree_sql = '(select count(*) from ' ~ inp['state'] ~ ' where ' ~ adapt[alias]['disagree'] ~ ')'
+    {%- set disagree_sql = '(select count(*) from ' ~ inp['state'] ~ ' as x where ' ~ adapt[alias]['disagree'] ~ ')'
                            if alias in adapt else '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
                         ~ "(select count(*) from " ~ inp['state'] ~ ") as s, " ~ disagree_sql ~ " as d") -%}

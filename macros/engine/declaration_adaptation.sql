@@ -22,29 +22,67 @@
     column mapping), before its batch; the batch, with the pending changes and a changed
     predicate's rows, then runs as above and takes the new declaration in its commit.
 
-    Not adapted (the view rebuilds, as before): output columns added, re-sourced (a name kept
-    for another relation column: every row's value changes) or reordered, the last attribute
-    dropped, columns changed on a view that is not Delta or keeps SCD2 history, relations joined
-    in or removed, a changed join, key, root, state or feed.
+    A leaf relation removed (no relation joined to it; its output columns dropped with it) or
+    joined in (a leaf with no output columns: a filter), with the rest of the joins as they were:
+    the rows of its parent's state that join a row of it (its predicate applied) pass the old
+    declaration and not the new one, or the other way round; each parent relation's `disagree`
+    condition compares the two with an EXISTS over that leaf's state (the states of the leaves
+    removed or joined in: `states`). A removed relation's state is read once more, by the batch
+    that removes it, with the keys of its feed rows past its watermark (the view holds it as of
+    those: parent rows that join such a key are recomputed too); where it is gone, the view
+    rebuilds. A relation joined in has no watermark
+    yet: the batch takes its whole feed as pending (its keys are walked up with the others; a key
+    no row changed of recomputes to the row the view holds).
+
+    Not adapted (the view rebuilds, as before): output columns added (a relation joined in with
+    output columns too), re-sourced (a name kept for another relation column: every row's value
+    changes) or reordered, the last attribute dropped, columns changed on a view that is not
+    Delta or keeps SCD2 history, a relation removed or joined in with relations joined to it, a
+    changed join, key, root, state or feed.
 
     built_with: the declaration_record the batch log kept (none: not kept); running: the current
     one; table: the view's apply options (apply_options: its `format` and `history`), none to
-    leave the table out. Returns {adapt: {alias: {old, new, change, disagree}} or none, columns:
-    {dropped: [name], renamed: [[old, new]]} or none, why: the reason when both are none and the
-    declarations differ}; `disagree` is the SQL condition on the relation's state columns that
-    holds where the two predicates disagree. -#}
-{% macro declaration_adaptation(built_with, running, table=none) %}
-  {%- set none_adapted = {'adapt': none, 'columns': none, 'why': none} -%}
+    leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
+    joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
+    rebuilds). Returns {adapt: {alias: {old, new,
+    change, removed, joined, disagree}} or none, columns: {dropped: [name], renamed: [[old, new]]}
+    or none, joined: [alias], why: the reason when adapt and columns are none and the declarations
+    differ}; `change` is what happened to the relation's own predicate (added, dropped, changed,
+    kept), `removed` / `joined` the leaves removed from it or joined to it, and `disagree` the SQL
+    condition on its state's rows (aliased `x`) that holds where the old and new declaration
+    disagree on whether the row joins the view. -#}
+{% macro declaration_adaptation(built_with, running, table=none, states=none) %}
+  {%- set none_adapted = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if built_with is none -%}{{ return(none_adapted) }}{%- endif -%}
   {%- set built, now = built_with['extent'], running['extent'] -%}
-  {%- if pdelta._rows_defined(built) != pdelta._rows_defined(now) -%}
-    {%- do none_adapted.update({'why': 'a change of predicates and output columns dropped or renamed are adapted, and'
-                                       ~ ' this one changes more (relations, joins, keys, states or feeds)'}) -%}
+  {%- set removed = built['relations'].keys() | reject('in', now['relations']) | list -%}
+  {%- set joined = now['relations'].keys() | reject('in', built['relations']) | list -%}
+  {%- set kept = built['relations'].keys() | select('in', now['relations']) | list -%}
+  {%- if pdelta._rows_defined(built, kept) != pdelta._rows_defined(now, kept) -%}
+    {%- do none_adapted.update({'why': 'a change of predicates, output columns dropped or renamed and leaf relations'
+                                       ~ ' removed or joined in are adapted, and this one changes more (joins, keys,'
+                                       ~ ' the root, states or feeds)'}) -%}
     {{ return(none_adapted) }}
   {%- endif -%}
+  {%- set refused = [] -%}
+  {%- for alias in removed + joined -%}
+    {%- set extent = built if alias in removed else now -%}
+    {%- set below = pdelta._children(extent, alias) -%}
+    {%- if below -%}
+      {%- do refused.append('relation ' ~ alias ~ ' is ' ~ ('removed' if alias in removed else 'joined in')
+                            ~ ' with relations joined to it (' ~ below | join(', ')
+                            ~ '): one leaf at a time is adapted') -%}
+    {%- elif extent['relations'][alias]['join']['to'] not in kept -%}
+      {%- do refused.append('relation ' ~ alias ~ ' joins to a relation that is ' ~ ('removed' if alias in removed
+                            else 'joined in') ~ ' too') -%}
+    {%- elif (states or {}).get(alias) is none or (alias in removed and states[alias]['changes'] is none) -%}
+      {%- do refused.append('the state' ~ (' and change feed' if alias in removed else '') ~ ' of relation ' ~ alias
+                            ~ ' (' ~ extent['relations'][alias]['state'] ~ ') are not available to read which rows '
+                            ~ ('it removes from' if alias in removed else 'it adds to') ~ ' the view') -%}
+    {%- endif -%}
+  {%- endfor -%}
   {%- set changes = pdelta.output_column_changes(built['output'], now['output']) -%}
   {%- set attrs_now = now['output'] | map('first') | reject('in', now['key']) | list -%}
-  {%- set refused = [] -%}
   {%- if changes['added'] -%}
     {%- do refused.append('columns added (' ~ changes['added'] | join(', ') ~ ') are not adapted yet') -%}
   {%- endif -%}
@@ -73,20 +111,64 @@
     {{ return(none_adapted) }}
   {%- endif -%}
   {%- set adapt = {} -%}
-  {%- for alias, r in now['relations'].items() if r['where'] != built['relations'][alias]['where'] -%}
-    {%- set old = built['relations'][alias]['where'] -%}
-    {%- do adapt.update({alias: {'old': old, 'new': r['where'],
-          'change': 'added' if not old else ('dropped' if not r['where'] else 'changed'),
-          'disagree': pdelta._passes(old) ~ ' <> ' ~ pdelta._passes(r['where'])}}) -%}
+  {%- for alias in kept -%}
+    {%- set old, new = built['relations'][alias]['where'], now['relations'][alias]['where'] -%}
+    {%- set gone = removed | select('in', pdelta._children(built, alias)) | list -%}
+    {%- set came = joined | select('in', pdelta._children(now, alias)) | list -%}
+    {%- if old != new or gone or came -%}
+      {%- set old_passes = [pdelta._passes(old)] -%}
+      {%- set leaf_changed = [] -%}
+      {%- for leaf in gone -%}
+        {%- do old_passes.append(pdelta._joins_leaf(built['relations'][leaf], states[leaf]['state'])) -%}
+        {#- the view holds the leaf as of its consumed feed rows, the EXISTS reads it as it is now: rows
+            joining a key changed since are recomputed too -#}
+        {%- do leaf_changed.append(pdelta._joins_leaf(built['relations'][leaf], states[leaf]['changes'],
+                                                      states[leaf]['consumed'])) -%}
+      {%- endfor -%}
+      {%- set new_passes = [pdelta._passes(new)] -%}
+      {%- for leaf in came -%}
+        {%- do new_passes.append(pdelta._joins_leaf(now['relations'][leaf], states[leaf]['state'])) -%}
+      {%- endfor -%}
+      {%- do adapt.update({alias: {'old': old, 'new': new, 'removed': gone, 'joined': came,
+            'change': 'kept' if old == new else ('added' if not old else ('dropped' if not new else 'changed')),
+            'disagree': (['(' ~ old_passes | join(' and ') ~ ') <> (' ~ new_passes | join(' and ') ~ ')']
+                         + leaf_changed) | join(' or ')}}) -%}
+    {%- endif -%}
   {%- endfor -%}
-  {{ return({'adapt': adapt or none, 'columns': columns, 'why': none}) }}
+  {{ return({'adapt': adapt or none, 'columns': columns, 'joined': joined, 'why': none}) }}
+{% endmacro %}
+
+{#- the aliases joined to `alias` in a declaration_record's extent -#}
+{% macro _children(extent, alias) %}
+  {%- set out = [] -%}
+  {%- for other, r in extent['relations'].items() if r['join'] and r['join']['to'] == alias -%}
+    {%- do out.append(other) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- whether a parent's state row (aliased `x`) joins a row of the leaf relation `leaf` (its record),
+    read from `state`, its predicate applied: an EXISTS, never NULL. With `changes` given, `state`
+    is the leaf's change feed instead, and the EXISTS holds where the parent's row references a key
+    of a feed row past the sequence `changes` (none: any feed row), its predicate not applied -#}
+{% macro _joins_leaf(leaf, state, changes=false) %}
+  {%- set q = adapter.quote -%}
+  {%- set on = [] -%}
+  {%- for pair in leaf['join']['on'] -%}{%- do on.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}{%- endfor -%}
+  {%- if changes is not false -%}
+    {{ return('exists (select 1 from ' ~ state ~ ' as l where ' ~ on | join(' and ')
+              ~ (' and l.`_pdelta_seq` > ' ~ (changes | int) if changes is not none else '') ~ ')') }}
+  {%- endif -%}
+  {{ return('exists (select 1 from ' ~ state ~ ' as l where ' ~ on | join(' and ')
+            ~ (' and (' ~ leaf['where'] ~ ')' if leaf['where'] else '') ~ ')') }}
 {% endmacro %}
 
 {#- a declaration_record's extent without what adaptation handles (each relation's predicate and
-    output columns, the view's output list), as JSON: what must stay for the view to be adapted -#}
-{% macro _rows_defined(extent) %}
+    output columns, the view's output list; the relations not in `aliases`), as JSON: what must
+    stay for the view to be adapted -#}
+{% macro _rows_defined(extent, aliases) %}
   {%- set relations = {} -%}
-  {%- for alias, r in extent['relations'].items() -%}
+  {%- for alias, r in extent['relations'].items() if alias in aliases -%}
     {%- set kept = {} -%}
     {%- for part, value in r.items() if part not in ['where', 'columns'] -%}
       {%- do kept.update({part: value}) -%}

@@ -27,11 +27,12 @@
     after the consumed feed rows. Returns a list of plan_term records; all are inline, so the
     plan runs as one statement.
 
-    adapt: the predicates changed since the view was built (declaration_adaptation's `adapt`).
-    A relation's rows where its old and new predicate disagree are keys the batch reaches like
-    its pending feed keys: the rows of every other key are in the view as the new declaration
-    has them (the view held them under the old one, and a key whose path no pending row reaches
-    joins the same rows under both).
+    adapt: the relations whose predicate changed, or that lost or gained a leaf relation, since the
+    view was built (declaration_adaptation's `adapt`). A relation's rows where the old and new
+    declaration disagree on whether the row joins the view are keys the batch reaches like its
+    pending feed keys: the rows of every other key are in the view as the new declaration has
+    them (the view held them under the old one, and a key whose path no pending row reaches joins
+    the same rows under both).
 
     held_as: {output column: the view's column that holds it} for columns a batch renames that the
     view does not have under their new names yet (`pdelta explain` before the run: only the run
@@ -56,8 +57,8 @@
             ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
     {%- endif -%}
     {%- if alias in adapt -%}
-      {%- do parts.append('select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ inputs[alias]['state']
-            ~ ' where ' ~ adapt[alias]['disagree']) -%}
+      {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ inputs[alias]['state']
+            ~ ' as x where ' ~ adapt[alias]['disagree']) -%}
     {%- endif -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
       {%- set on = [] -%}
@@ -70,7 +71,7 @@
       {%- do has_keys.append(alias) -%}
       {%- do plan.append(pdelta.plan_term(alias ~ '__keys',
             'diff: keys of `' ~ alias ~ '` the batch reaches (pending feed keys; state rows joining a child\'s keys'
-            ~ ('; state rows its old and new predicates disagree on' if alias in adapt else '') ~ ')',
+            ~ ('; state rows its old and new declaration disagree on' if alias in adapt else '') ~ ')',
             reads, parts | join('\nunion all\n'))) -%}
     {%- endif -%}
   {%- endfor -%}

@@ -22,7 +22,8 @@
   {%- do pdelta.explain_progress('reading the batch log ' ~ batches) -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
-  {%- set consumed = blog['consumed'] if built else {} -%}
+  {%- set watermarks = pdelta.built_watermarks(blog) -%}
+  {%- set consumed, positions = watermarks['consumed'], watermarks['positions'] -%}
   {#- a declaration that changed since the last full build: the run adapts the view or rebuilds it
       (declaration_adaptation), or stops on on_schema_change: fail -#}
   {%- set declared = pdelta.declaration_record(view) -%}
@@ -34,9 +35,10 @@
   {#- a run that stopped after changing the view's columns for another declaration: the next one
       rebuilds (or stops: on_schema_change fail), whatever changed -#}
   {%- set stopped_adapting = built and blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
-  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts)
+  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts,
+                                                     pdelta.adaptation_states(blog['declaration'], view, consumed))
                        if changed and refresh_opts['on_schema_change'] != 'fail' and not stopped_adapting
-                       else {'adapt': none, 'columns': none,
+                       else {'adapt': none, 'columns': none, 'joined': [],
                              'why': pdelta.stopped_adapting_phrase() if stopped_adapting else none} -%}
   {%- set adapt = adaptation['adapt'] -%}
   {%- set columns = adaptation['columns'] -%}
@@ -49,7 +51,7 @@
     {%- endfor -%}
   {%- endif -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
-  {%- set inputs = pdelta.freeze_inputs(view, consumed, blog['positions'] if built else {},
+  {%- set inputs = pdelta.freeze_inputs(view, consumed, positions,
                                         refresh_opts['history_rows']) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
@@ -63,7 +65,7 @@
   {%- if built -%}
     {%- set contract_opts = pdelta.contract_options(node.config) -%}
     {%- do pdelta.explain_progress('the pending feed rows against the feed contract') -%}
-    {%- set violations = pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, positions, contract_opts) -%}
     {%- set by = pdelta.violations_by_action(violations) -%}
     {#- feeds their captures rebuilt: the run rebuilds the view instead of stopping, when nothing else stops it -#}
     {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, consumed) -%}

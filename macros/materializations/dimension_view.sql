@@ -49,14 +49,14 @@
       to the next refresh. Users' feeds are read below (scan_inputs), once it is known what the
       run needs of them: a retry nothing, a full build their bounds, a refresh their bounds and
       the feed contract's checks. -#}
-  {%- set inputs = pdelta.freeze_inputs(view, {} if blog is none else blog['consumed'],
-                                        {} if blog is none else blog['positions'], refresh_opts['history_rows'],
-                                        scan=false) -%}
+  {%- set watermarks = pdelta.built_watermarks(blog) -%}
+  {%- set consumed, positions = watermarks['consumed'], watermarks['positions'] -%}
+  {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false) -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
-  {#- a change of predicates, output columns dropped or renamed: the refresh adapts the view in its
-      batch (declaration_adaptation) -#}
-  {%- set adaptation = {'adapt': none, 'columns': none, 'why': none} -%}
+  {#- a change of predicates, output columns dropped or renamed, a leaf relation removed or joined in
+      as a filter: the refresh adapts the view in its batch (declaration_adaptation) -#}
+  {%- set adaptation = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
   {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
@@ -75,7 +75,8 @@
             ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
             ~ ' it by itself).') }}
     {%- elif changed -%}
-      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts) -%}
+      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts,
+                                                         pdelta.adaptation_states(blog['declaration'], view, consumed)) -%}
       {%- if adaptation['adapt'] is none and adaptation['columns'] is none -%}
         {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')
                                ~ ' (' ~ adaptation['why'] ~ ')') -%}
@@ -89,7 +90,7 @@
         {%- endif -%}
       {%- endif -%}
     {%- endif -%}
-    {%- do why_full.extend(pdelta.inputs_rebuilt_since(view, inputs, blog['consumed'])) -%}
+    {%- do why_full.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false) -%}
@@ -115,7 +116,7 @@
       {{ log('pdelta: ' ~ model.name ~ ': its declaration changed since it was built (' ~ changed | join('; ')
              ~ '): this batch adapts the view'
              ~ (', its columns dropped or renamed in place' if columns else '')
-             ~ (', the rows where the old and new predicates disagree recomputed' if adapt else ''), info=true) }}
+             ~ (', the rows where the old and new declaration disagree recomputed' if adapt else ''), info=true) }}
     {%- endif -%}
     {%- if columns -%}
       {#- before the batch, which reads and writes the view under its new columns; the log says so
@@ -133,10 +134,11 @@
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
-        {%- if alias not in blog['consumed'] -%}
+        {#- a relation the batch joins in (adaptation) has no watermark: its whole feed is pending -#}
+        {%- if alias not in consumed and alias not in adaptation['joined'] -%}
           {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
         {%- endif -%}
-        {%- do inputs[alias].update({'lo': blog['consumed'][alias]}) -%}
+        {%- do inputs[alias].update({'lo': consumed.get(alias)}) -%}
       {%- endfor -%}
       {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the view
           than `pdelta_rebuild_ratio` (or the learned model predicts a rebuild faster), rebuild
@@ -155,10 +157,10 @@
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
       {%- set violations = [] if plain_rebuild
-                           else pdelta.feed_contract_violations(inputs, blog['positions'], contract_opts) -%}
+                           else pdelta.feed_contract_violations(inputs, positions, contract_opts) -%}
       {#- a feed its pdelta capture rebuilt after this view consumed it (feeds_rebuilt_by_capture): the
           view rebuilds in full, when nothing else stops the run -#}
-      {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, blog['consumed']) -%}
+      {%- set rebuilt_feeds = pdelta.feeds_rebuilt_by_capture(violations, consumed) -%}
       {%- set other_stops = pdelta.violations_by_action(violations)['stop']
                             | reject('in', rebuilt_feeds['violations']) | list -%}
       {%- if plain_rebuild -%}

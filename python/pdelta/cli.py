@@ -443,7 +443,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
             for old, new in columns.get("renamed", []):
                 say(f"    column {old}: renamed {new} in the view and its feed in place (no row read)")
             for alias, pred in (info.get("adaptation") or {}).items():
-                say(f"    {alias}: predicate {pred['change']}; the rows of its state where {pred['disagree']}"
+                what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
+                what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]
+                what += [f"relation {leaf} joined in" for leaf in pred.get("joined") or []]
+                say(f"    {alias}: {', '.join(what)}; the rows of its state (x) where {pred['disagree']}"
                     " are recomputed with the batch's keys")
         elif changed:
             mode = "rebuild"

@@ -106,6 +106,21 @@ def redraw_columns(shape: "Shape", rng: random.Random, kind: str) -> tuple[list[
     return changed, renamed_from
 
 
+def remove_leaf(shape: "Shape", rng: random.Random) -> list[str]:
+    """A leaf relation removed for the view-adaptation check (its output columns go with it): one
+    no other alias joins to, with no renamed column, whose removal leaves the view an attribute.
+    Returns what changed, as phrases (none when no alias qualifies)."""
+    root = shape.aliases[0]
+    attributes = [(a, c) for a in shape.aliases for c in a.outputs if not (a is root and c in shape.key_cols(root.rel))]
+    leaves = [a for a in shape.aliases[1:] if not any(o.parent == a.name for o in shape.aliases)
+              and not a.renamed and any(b is not a for b, _ in attributes)]
+    if not leaves:
+        return []
+    leaf = rng.choice(leaves)
+    shape.aliases.remove(leaf)
+    return [f"relation {leaf.name} removed"] + [f"column {output_name(leaf, c)} dropped" for c in leaf.outputs]
+
+
 @dataclass
 class Alias:
     name: str

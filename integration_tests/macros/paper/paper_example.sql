@@ -4,20 +4,23 @@
     (make test: a declaration changed after the build) the selection on Addr also leaves out
     Dresden, which Bob's and Dave's address is in the new state. A reshapable declaration (the
     model paper_d_reshaped) drops ACountry with var `paper_reshape: dropped`, and also outputs CName
-    as `customer_name` with `paper_reshape: renamed`. -#}
+    as `customer_name` with `paper_reshape: renamed`; `paper_reshape: unjoined` keeps that but no
+    longer joins Addr (its columns go, every customer is in D), and `paper_reshape: filtered` joins
+    Addr again as a filter only (its predicate, no column). -#}
 {% macro paper_d_declaration(reshapable=false) %}
   {%- set narrowed = var('paper_decl', 'paper') == 'narrowed' -%}
   {%- set reshape = var('paper_reshape', none) if reshapable else none -%}
-  {{ return({
-    'root': 'c',
-    'relations': {
+  {%- set relations = {
       'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
             'technique': 'log_based',
-            'columns': ['cid', {'customer_name': 'cname'} if reshape == 'renamed' else 'cname', 'caddr']},
+            'columns': ['cid', {'customer_name': 'cname'} if reshape in ['renamed', 'unjoined', 'filtered'] else 'cname',
+                        'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
             'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
-            'columns': ['acity'] if reshape in ['dropped', 'renamed'] else ['acity', 'acountry'],
+            'columns': [] if reshape == 'filtered' else (['acity'] if reshape in ['dropped', 'renamed']
+                                                         else ['acity', 'acountry']),
             'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
-    },
-  }) }}
+  } -%}
+  {%- if reshape == 'unjoined' -%}{%- do relations.pop('a') -%}{%- endif -%}
+  {{ return({'root': 'c', 'relations': relations}) }}
 {% endmacro %}

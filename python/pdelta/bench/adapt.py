@@ -7,6 +7,7 @@ both before). After each change every pdelta table must equal its rebuilt twin, 
 must be `adapted` and the downstream view's `incremental`, before a time counts.
 
     python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench] [--only columns --name adapt-columns]
+    (--only predicates | columns | relations; each kind starts from the base declaration)
 """
 from __future__ import annotations
 
@@ -43,7 +44,16 @@ COLUMN_CHANGES = [
     ("column dropped, root predicate added (1 %)", {"customer": "pmod(c_id, 100) <> 7"},
      {"drop": ["c_segment", "ci_pop"], "rename": {"a_zip": "a_postcode"}}),
 ]
-CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop"}
+# a leaf relation removed (its columns dropped with it), then joined in again as a filter only:
+# (label, predicates, columns, relations {remove: [alias], filter: {alias: where}})
+NO_COLUMN_CHANGE = {"drop": [], "rename": {}}
+RELATION_CHANGES = [
+    ("relation removed (country and its 2 columns)", {}, {"drop": ["co_name", "co_code"], "rename": {}},
+     {"remove": ["country"], "filter": {}}),
+    ("relation joined in as a filter (1 % of countries: their customers leave)", {},
+     {"drop": ["co_name", "co_code"], "rename": {}}, {"remove": [], "filter": {"country": "pmod(co_id, 100) <> 7"}}),
+]
+CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop", "co_name", "co_code"}
 VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
 
 
@@ -77,6 +87,11 @@ def write_project(root: Path, w: Workload) -> None:
                        "    {%- do kept.append({changed['rename'][c]: c} if c in changed['rename'] else c) -%}\n"
                        "  {%- endfor -%}\n"
                        "  {%- do r.update({'columns': kept}) -%}\n"
+                       "{%- endfor -%}\n"
+                       "{%- set relations = var('bench_relations', {'remove': [], 'filter': {}}) -%}\n"
+                       "{%- for alias in relations['remove'] -%}{%- do view['relations'].pop(alias) -%}{%- endfor -%}\n"
+                       "{%- for alias, where in relations['filter'].items() -%}\n"
+                       "  {%- do view['relations'][alias].update({'columns': [], 'where': where}) -%}\n"
                        "{%- endfor -%}\n")
     (models / f"{VIEW}.sql").write_text(
         with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
@@ -99,10 +114,11 @@ class Dbt(HarnessDbt):
     """the harness's dbt, parsed once per set of vars (the parse is not in the timings)"""
     vars = "{}"
 
-    def with_vars(self, predicates: dict, columns: dict | None = None) -> None:
+    def with_vars(self, predicates: dict, columns: dict | None = None, relations: dict | None = None) -> None:
         from dbt.cli.main import dbtRunner
 
-        self.vars = json.dumps({"bench_predicates": predicates, "bench_columns": columns or {"drop": [], "rename": {}}})
+        self.vars = json.dumps({"bench_predicates": predicates, "bench_columns": columns or NO_COLUMN_CHANGE,
+                                "bench_relations": relations or {"remove": [], "filter": {}}})
         self.runner = dbtRunner()  # a runner holding the last manifest would not parse again
         self.parse()
 
@@ -135,7 +151,10 @@ def view_columns_after(w: Workload, columns: dict | None) -> list[str]:
     return [columns["rename"].get(c, c) for c in w.view_columns() if c not in columns["drop"]]
 
 
-def run(sizes: list[int], work: Path, seed: int, changes: list[tuple] | None = None) -> list[dict]:
+def run(sizes: list[int], work: Path, seed: int, groups: list[list[tuple]] | None = None) -> list[dict]:
+    """each group of changes (all_changes) from the base declaration: the four models built in full
+    first, then each change of the group adapted (and rebuilt) from the declaration the one before
+    left"""
     from pdelta.spark import session_from_profile
 
     os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA, "PDELTA_TARGET": "local"})
@@ -153,14 +172,17 @@ def run(sizes: list[int], work: Path, seed: int, changes: list[tuple] | None = N
             dbt("deps")
         log(f"adapt: chain at {size:,} root rows: generating")
         generate_base(spark, w, seed, work)
-        dbt.with_vars({})
-        for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
-            timed(spark, dbt, model, full=True)
-        for label, predicates, *changed in changes or all_changes():
-            column_change = changed[0] if changed else None
-            dbt.with_vars(predicates, column_change)
+        for change in [c for group in groups or all_changes() for c in [None, *group]]:
+            if change is None:  # a group starts from the base declaration
+                dbt.with_vars({})
+                for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
+                    timed(spark, dbt, model, full=True)
+                continue
+            label, predicates, column_change, relations = change
+            dbt.with_vars(predicates, column_change, relations)
             columns = view_columns_after(w, column_change)
             cell = {"root_rows": size, "change": label, "predicates": predicates, "columns": column_change,
+                    "relations": relations,
                     "machine": machine(), "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
             # the rebuild first, then pdelta: each on the same states, each its view then the one downstream
             cell["rebuild_view"] = timed(spark, dbt, REBUILT)
@@ -182,9 +204,13 @@ def run(sizes: list[int], work: Path, seed: int, changes: list[tuple] | None = N
     return results
 
 
-def all_changes(only: str | None = None) -> list[tuple]:
-    """the change kinds in the order they run: `predicates`, `columns` or both (None)"""
-    return ([] if only == "columns" else list(CHANGES)) + ([] if only == "predicates" else list(COLUMN_CHANGES))
+def all_changes(only: str | None = None) -> list[list[tuple]]:
+    """the groups of changes that run, each from the base declaration: `predicates`, `columns`,
+    `relations`, or all (None); each change (label, predicates, columns, relations)"""
+    groups = {"predicates": [(label, predicates, NO_COLUMN_CHANGE, None) for label, predicates in CHANGES],
+              "columns": [(label, predicates, columns, None) for label, predicates, columns in COLUMN_CHANGES],
+              "relations": RELATION_CHANGES}
+    return [changes for kind, changes in groups.items() if only in (None, kind)]
 
 
 def table(results: list[dict]) -> str:
@@ -215,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "bench"), help="adapt.md and adapt.json go here")
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")))
     p.add_argument("--seed", type=int, default=20261126)
-    p.add_argument("--only", choices=["predicates", "columns"], help="run only these change kinds")
+    p.add_argument("--only", choices=["predicates", "columns", "relations"], help="run only these change kinds")
     p.add_argument("--name", default="adapt", help="the results' file names (<name>.md, <name>.json)")
     a = p.parse_args(argv)
     work, out = Path(a.work), Path(a.out)

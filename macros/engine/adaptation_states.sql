@@ -1,0 +1,40 @@
+{#- The relations a changed declaration removes or joins in, for declaration_adaptation (`states`):
+    alias -> {state, changes, consumed}. The model no longer refs a removed relation, so its state
+    and change feed are looked up in dbt's graph from the specs the batch log kept (a model, seed or
+    snapshot name, {ref: name}, [source, table] or {source: [source, table]}); `consumed` is its
+    watermark (`consumed`: the batch log's, built_watermarks). One joined in is resolved like any
+    input (its state only). A relation whose state dbt does not know or that does not exist is left
+    out, and a removed one's feed is none where it cannot be read: the view then rebuilds, saying so. -#}
+{% macro adaptation_states(built_with, view, consumed) %}
+  {%- set out = {} -%}
+  {%- if built_with is none -%}{{ return(out) }}{%- endif -%}
+  {%- set built = built_with['extent']['relations'] -%}
+  {%- for alias, r in built.items() if alias not in view['relations'] -%}
+    {%- set state = pdelta._recorded_relation(r['state']) -%}
+    {%- set changes = pdelta._recorded_relation(r['changes']) -%}
+    {%- if state is not none and pdelta.relation_exists(state) -%}
+      {%- set readable = changes is not none and pdelta.relation_exists(changes) -%}
+      {%- do out.update({alias: {'state': state, 'consumed': consumed.get(alias),
+                                 'changes': changes if readable else none}}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for alias, r in view['relations'].items() if alias not in built -%}
+    {%- set state = pdelta.resolve_relation(r['state']) -%}
+    {%- if pdelta.relation_exists(state) -%}
+      {%- do out.update({alias: {'state': state, 'changes': none, 'consumed': none}}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- the relation of a state or feed spec as declaration_record keeps it (its text), or none: a spec
+    given as a mapping or list was kept in Python's notation, which is JSON but for its quotes; a
+    view's feed ({feed_of: view}) is no node of dbt's graph -#}
+{% macro _recorded_relation(spec_text) %}
+  {%- set text = spec_text | trim -%}
+  {%- set spec = fromjson(text.replace("'", '"')) if text[:1] in ['{', '['] else text -%}
+  {%- set node = pdelta.graph_node_of(spec) if spec else none -%}
+  {%- if node is none -%}{{ return(none) }}{%- endif -%}
+  {{ return(api.Relation.create(database=node.database, schema=node.schema,
+                                identifier=node.identifier if node.resource_type == 'source' else node.alias)) }}
+{% endmacro %}
