@@ -118,6 +118,7 @@ def remove_leaf(shape: "Shape", rng: random.Random) -> list[str]:
         return []
     leaf = rng.choice(leaves)
     shape.aliases.remove(leaf)
+    shape.removed.append(leaf)
     return [f"relation {leaf.name} removed"] + [f"column {output_name(leaf, c)} dropped" for c in leaf.outputs]
 
 
@@ -139,13 +140,16 @@ class Shape:
     composite: dict[str, bool]    # physical relation -> composite key (k, k2)?
     chained: bool = False         # a second view over this one's change feed
     steps: int = 2                # consecutive refreshes
+    # aliases the view no longer joins (remove_leaf): their relations and the parents' FK columns
+    # stay in the data, as a source's tables do when a model stops reading one
+    removed: list[Alias] = field(default_factory=list)
 
     def alias(self, name: str) -> Alias:
         return next(a for a in self.aliases if a.name == name)
 
     def rels(self) -> list[str]:
         out = []
-        for a in self.aliases:
+        for a in self.aliases + self.removed:
             if a.rel not in out:
                 out.append(a.rel)
         if self.chained:
@@ -157,9 +161,9 @@ class Shape:
 
     def fk_cols(self, rel: str) -> list[tuple[str, str]]:
         """(slot, target relation) for the FK slots physical relation `rel` carries."""
-        owners = [a for a in self.aliases if a.rel == rel]
+        owners = [a for a in self.aliases + self.removed if a.rel == rel]
         out = []
-        for child in self.aliases:
+        for child in self.aliases + self.removed:
             if child.parent and any(o.name == child.parent for o in owners) and (child.slot, child.rel) not in out:
                 out.append((child.slot, child.rel))
         if rel == "z":
