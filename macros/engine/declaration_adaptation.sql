@@ -122,8 +122,8 @@
         {%- do old_passes.append(pdelta._joins_leaf(built['relations'][leaf], states[leaf]['state'])) -%}
         {#- the view holds the leaf as of its consumed feed rows, the EXISTS reads it as it is now: rows
             joining a key changed since are recomputed too -#}
-        {%- do leaf_changed.append(pdelta._joins_leaf(built['relations'][leaf], states[leaf]['changes'],
-                                                      states[leaf]['consumed'])) -%}
+        {%- do leaf_changed.append(pdelta._references_changed_leaf_key(
+              built['relations'][leaf], states[leaf]['changes'], states[leaf]['consumed'])) -%}
       {%- endfor -%}
       {%- set new_passes = [pdelta._passes(new)] -%}
       {%- for leaf in came -%}
@@ -148,19 +148,27 @@
 {% endmacro %}
 
 {#- whether a parent's state row (aliased `x`) joins a row of the leaf relation `leaf` (its record),
-    read from `state`, its predicate applied: an EXISTS, never NULL. With `changes` given, `state`
-    is the leaf's change feed instead, and the EXISTS holds where the parent's row references a key
-    of a feed row past the sequence `changes` (none: any feed row), its predicate not applied -#}
-{% macro _joins_leaf(leaf, state, changes=false) %}
-  {%- set q = adapter.quote -%}
-  {%- set on = [] -%}
-  {%- for pair in leaf['join']['on'] -%}{%- do on.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}{%- endfor -%}
-  {%- if changes is not false -%}
-    {{ return('exists (select 1 from ' ~ state ~ ' as l where ' ~ on | join(' and ')
-              ~ (' and l.`_pdelta_seq` > ' ~ (changes | int) if changes is not none else '') ~ ')') }}
-  {%- endif -%}
-  {{ return('exists (select 1 from ' ~ state ~ ' as l where ' ~ on | join(' and ')
+    read from `state`, its predicate applied: an EXISTS, never NULL -#}
+{% macro _joins_leaf(leaf, state) %}
+  {{ return('exists (select 1 from ' ~ state ~ ' as l where ' ~ pdelta._leaf_join_condition(leaf)
             ~ (' and (' ~ leaf['where'] ~ ')' if leaf['where'] else '') ~ ')') }}
+{% endmacro %}
+
+{#- whether a parent's state row (aliased `x`) references a key of the leaf's change feed `feed` in
+    a row past the sequence `consumed` (none: any row): a leaf row that changed since the view
+    consumed it -#}
+{% macro _references_changed_leaf_key(leaf, feed, consumed) %}
+  {{ return('exists (select 1 from ' ~ feed ~ ' as l where ' ~ pdelta._leaf_join_condition(leaf)
+            ~ (' and l.`_pdelta_seq` > ' ~ (consumed | int) if consumed is not none else '') ~ ')') }}
+{% endmacro %}
+
+{#- the leaf's join to its parent, the leaf's rows aliased `l` and the parent's `x` -#}
+{% macro _leaf_join_condition(leaf) %}
+  {%- set on = [] -%}
+  {%- for pair in leaf['join']['on'] -%}
+    {%- do on.append('l.' ~ adapter.quote(pair[1]) ~ ' = x.' ~ adapter.quote(pair[0])) -%}
+  {%- endfor -%}
+  {{ return(on | join(' and ')) }}
 {% endmacro %}
 
 {#- a declaration_record's extent without what adaptation handles (each relation's predicate and
