@@ -29,7 +29,7 @@ bench-smoke: setup ## the benchmark harness on a few thousand rows, all contende
 bench-large: setup ## the benchmark at 100M root rows (long)
 	@bash scripts/bench.sh large
 
-bench-adapt: setup ## view adaptation: predicate and column changes adapted vs rebuilt, 1M and 10M rows (docs/bench/adapt.md)
+bench-adapt: setup ## view adaptation: predicate, column and leaf relation changes adapted vs rebuilt, 1M and 10M rows (docs/bench/adapt.md)
 	@bash scripts/bench.sh adapt
 
 thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its port)
