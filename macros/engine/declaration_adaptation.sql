@@ -30,9 +30,9 @@
     removed or joined in: `states`). A removed relation's state is read once more, by the batch
     that removes it, with the keys of its feed rows past its watermark (the view holds it as of
     those: parent rows that join such a key are recomputed too); where it is gone, the view
-    rebuilds. A relation joined in has no watermark
-    yet: the batch takes its whole feed as pending (its keys are walked up with the others; a key
-    no row changed of recomputes to the row the view holds).
+    rebuilds. A relation joined in has no watermark yet: the batch takes its whole feed as pending
+    (its keys are walked up with the others; a key no row changed of recomputes to the row the
+    view holds).
 
     Not adapted (the view rebuilds, as before): output columns added (a relation joined in with
     output columns too), re-sourced (a name kept for another relation column: every row's value
@@ -44,13 +44,12 @@
     one; table: the view's apply options (apply_options: its `format` and `history`), none to
     leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
     joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
-    rebuilds). Returns {adapt: {alias: {old, new,
-    change, removed, joined, disagree}} or none, columns: {dropped: [name], renamed: [[old, new]]}
-    or none, joined: [alias], why: the reason when adapt and columns are none and the declarations
-    differ}; `change` is what happened to the relation's own predicate (added, dropped, changed,
-    kept), `removed` / `joined` the leaves removed from it or joined to it, and `disagree` the SQL
-    condition on its state's rows (aliased `x`) that holds where the old and new declaration
-    disagree on whether the row joins the view. -#}
+    rebuilds). Returns {adapt: {alias: {old, new, change, removed, joined, disagree}} or none,
+    columns: {dropped: [name], renamed: [[old, new]]} or none, joined: [alias], why: the reason
+    when adapt and columns are none and the declarations differ}; `change` is what happened to the
+    relation's own predicate (added, dropped, changed, kept), `removed` / `joined` the leaves
+    removed from it or joined to it, and `disagree` the SQL condition on its state's rows (aliased
+    `x`) that holds where the old and new declaration disagree on whether the row joins the view. -#}
 {% macro declaration_adaptation(built_with, running, table=none, states=none) %}
   {%- set none_adapted = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if built_with is none -%}{{ return(none_adapted) }}{%- endif -%}

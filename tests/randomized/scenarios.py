@@ -84,13 +84,17 @@ def redraw_predicates(shape: "Shape", rng: random.Random) -> list[str]:
     return changed
 
 
+def _attributes(shape: "Shape") -> list[tuple["Alias", str]]:
+    """(alias, column) of the view's output columns but the root's key, which the view keeps"""
+    root = shape.aliases[0]
+    return [(a, c) for a in shape.aliases for c in a.outputs if not (a is root and c in shape.key_cols(root.rel))]
+
+
 def redraw_columns(shape: "Shape", rng: random.Random, kind: str) -> tuple[list[str], dict[str, str]]:
     """Output columns changed for the view-adaptation check: `drop` one attribute, `rename` one, or
     `both` (never the root's key, which the view keeps, and never the last attribute). Returns what
     changed, as phrases, and {new output name: old output name} for the renamed ones."""
-    root = shape.aliases[0]
-    attributes = [(a, c) for a in shape.aliases for c in a.outputs
-                  if not (a is root and c in shape.key_cols(root.rel))]
+    attributes = _attributes(shape)
     changed, renamed_from = [], {}
     rng.shuffle(attributes)
     if kind in ("rename", "both") and attributes:
@@ -110,8 +114,7 @@ def remove_leaf(shape: "Shape", rng: random.Random) -> list[str]:
     """A leaf relation removed for the view-adaptation check (its output columns go with it): one
     no other alias joins to, with no renamed column, whose removal leaves the view an attribute.
     Returns what changed, as phrases (none when no alias qualifies)."""
-    root = shape.aliases[0]
-    attributes = [(a, c) for a in shape.aliases for c in a.outputs if not (a is root and c in shape.key_cols(root.rel))]
+    attributes = _attributes(shape)
     leaves = [a for a in shape.aliases[1:] if not any(o.parent == a.name for o in shape.aliases)
               and not a.renamed and any(b is not a for b, _ in attributes)]
     if not leaves:

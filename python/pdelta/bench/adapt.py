@@ -47,11 +47,13 @@ COLUMN_CHANGES = [
 # a leaf relation removed (its columns dropped with it), then joined in again as a filter only:
 # (label, predicates, columns, relations {remove: [alias], filter: {alias: where}})
 NO_COLUMN_CHANGE = {"drop": [], "rename": {}}
+NO_RELATION_CHANGE = {"remove": [], "filter": {}}
+WITHOUT_COUNTRY_COLUMNS = {"drop": ["co_name", "co_code"], "rename": {}}
 RELATION_CHANGES = [
-    ("relation removed (country and its 2 columns)", {}, {"drop": ["co_name", "co_code"], "rename": {}},
-     {"remove": ["country"], "filter": {}}),
-    ("relation joined in as a filter (1 % of countries: their customers leave)", {},
-     {"drop": ["co_name", "co_code"], "rename": {}}, {"remove": [], "filter": {"country": "pmod(co_id, 100) <> 7"}}),
+    ("relation removed (country and its 2 columns)", {}, WITHOUT_COUNTRY_COLUMNS,
+     {**NO_RELATION_CHANGE, "remove": ["country"]}),
+    ("relation joined in as a filter (1 % of countries: their customers leave)", {}, WITHOUT_COUNTRY_COLUMNS,
+     {**NO_RELATION_CHANGE, "filter": {"country": "pmod(co_id, 100) <> 7"}}),
 ]
 CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop", "co_name", "co_code"}
 VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
@@ -118,7 +120,7 @@ class Dbt(HarnessDbt):
         from dbt.cli.main import dbtRunner
 
         self.vars = json.dumps({"bench_predicates": predicates, "bench_columns": columns or NO_COLUMN_CHANGE,
-                                "bench_relations": relations or {"remove": [], "filter": {}}})
+                                "bench_relations": relations or NO_RELATION_CHANGE})
         self.runner = dbtRunner()  # a runner holding the last manifest would not parse again
         self.parse()
 
@@ -147,7 +149,7 @@ def assert_equal(spark, left: str, right: str, columns: list[str]) -> int:
 
 def view_columns_after(w: Workload, columns: dict | None) -> list[str]:
     """the view's output columns once `columns` (COLUMN_CHANGES) dropped and renamed some"""
-    columns = columns or {"drop": [], "rename": {}}
+    columns = columns or NO_COLUMN_CHANGE
     return [columns["rename"].get(c, c) for c in w.view_columns() if c not in columns["drop"]]
 
 
