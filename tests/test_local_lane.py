@@ -120,6 +120,9 @@ def lane_commands(target: str) -> list[str]:
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
         " expected: [cid, cname, caddr, acity], key: [cid], counts: {}}'",
         f"test {t} --vars '{DROPPED}}}' --select paper_d_reshaped",
+        # the view over its feed: that batch published no row, so it runs no plan (its next batch reads
+        # both of D's)
+        f"run {t} --vars '{DROPPED}}}' --select paper_d_over_reshaped :: no new changes in any input",
         f"pdelta explain paper_d_reshaped {t} --vars '{RESHAPED}}}' --expect-mode adapt --expect-emits del",
         f"run {t} --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
@@ -144,7 +147,7 @@ def lane_commands(target: str) -> list[str]:
         f"test {t} --vars '{UNJOINED}}}' --select paper_d_reshaped",
         f"run-operation paper_addr_moves {t} --args '{{aid: 4, acity: Dresden}}'",
         f"pdelta explain paper_d_reshaped {t} --vars '{FILTERED}}}' --expect-mode adapt --expect-emits del"
-        " :: relation a joined in",
+        " :: relation a joined in :: joined in by this batch: its feed is taken as read through the bound",
         f"run {t} --vars '{FILTERED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
         " expected: [cid, customer_name, caddr], key: [cid], counts: {del: 2}}'",

@@ -1,6 +1,6 @@
 """pdelta.runner: commands run in order in one process, the first failure stops the run, and a
 command written `! <command>` must fail (how `make test` checks that a guard refuses), and one
-written `<command> :: <text>` must succeed and say <text>."""
+written `<command> :: <text>` must succeed and say <text> (each text, when several)."""
 from __future__ import annotations
 
 import shlex
@@ -33,6 +33,13 @@ def test_a_command_that_must_say_something_passes_only_when_it_succeeds_and_says
     assert "succeeded, but without saying 'something else entirely'" in capsys.readouterr().out
     # failing while saying it is no pass without the `!`
     assert run_all(["no-such-command :: No such command"]) == 1
+
+
+def test_a_command_with_several_texts_must_say_each(capsys):
+    assert run_all(["pdelta gen-macros --check :: delta_model.sql is up to date :: feed_contract.sql"]) == 0
+    assert run_all(["pdelta gen-macros --check :: delta_model.sql is up to date :: something else entirely"]) == 1
+    assert "succeeded, but without saying 'something else entirely'" in capsys.readouterr().out
+    assert run_all(["! no-such-command :: No such command :: something else entirely"]) == 1
 
 
 def test_each_vars_and_target_pair_keeps_its_own_target_folder(monkeypatch):

@@ -124,6 +124,8 @@
     counted too. -#}
 {% macro estimated_pending_sql(inp) %}
   {%- set seq = adapter.quote('_pdelta_seq') -%}
+  {#- a relation an adapting batch joins in: none of its feed rows is pending (consume_joined_through_bound) -#}
+  {%- if inp.get('joined') -%}{{ return('0') }}{%- endif -%}
   {%- if not inp.get('scan') or inp.get('bound_by') == 'mirror' -%}
     {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] <= inp['lo']) -%}{{ return('0') }}{%- endif -%}
     {%- set in_range = pdelta.feed_range_sql(inp['changes'], ['_pdelta_seq'], inp['lo'], inp['hi']) -%}

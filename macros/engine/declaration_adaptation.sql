@@ -30,9 +30,11 @@
     removed or joined in: `states`). A removed relation's state is read once more, by the batch
     that removes it, with the keys of its feed rows past its watermark (the view holds it as of
     those: parent rows that join such a key are recomputed too); where it is gone, the view
-    rebuilds. A relation joined in has no watermark yet: the batch takes its whole feed as pending
-    (its keys are walked up with the others; a key no row changed of recomputes to the row the
-    view holds).
+    rebuilds. A relation joined in has no watermark yet, and none of its feed rows is pending: the
+    view never read them, and a row of its parent that joins a changed key of it either changes
+    membership (the disagreement filter, reading its state as of the bound, finds it) or keeps
+    its row (no output column comes from it); the batch consumes its feed through the bound
+    (consume_joined_through_bound).
 
     Not adapted (the view rebuilds, as before): output columns added (a relation joined in with
     output columns too), re-sourced (a name kept for another relation column: every row's value

@@ -55,10 +55,12 @@
                                         refresh_opts['history_rows']) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
-    {%- set lo = consumed.get(alias) -%}
+    {%- do inp.update({'lo': consumed.get(alias), 'joined': alias in adaptation['joined']}) -%}
+    {%- do pdelta.consume_joined_through_bound(inp) -%}
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string,
-                                  'lo': lo, 'hi': inp['hi'], 'read': inp.get('read')}}) -%}
-    {%- do inp.update({'lo': lo, 'hi': inp['hi'] if inp['hi'] is not none else lo}) -%}
+                                  'lo': inp['lo'], 'hi': inp['hi'], 'read': inp.get('read'),
+                                  'joined': inp['joined']}}) -%}
+    {%- do inp.update({'hi': inp['hi'] if inp['hi'] is not none else inp['lo']}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}
   {%- set stops = [] -%}{%- set quarantine = [] -%}{%- set rebuilt_inputs = [] -%}

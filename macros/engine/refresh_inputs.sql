@@ -32,7 +32,8 @@
       {%- set owner_log = changes.incorporate(path={'identifier': changes.identifier[:-(suffix | length)] ~ '__pdelta_batches'}) -%}
       {%- set st = pdelta.batch_log_state(owner_log) if pdelta.relation_exists(owner_log) else none -%}
       {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
-                         'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view'}) -%}
+                         'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view',
+                         'empty_last': pdelta._last_batch_empty(st)}) -%}
     {%- elif pdelta.relation_exists(state_log) -%}
       {#- a mirror of this feed: its last commit consumed the feed up to `mirror_hi` -#}
       {%- set st = pdelta.batch_log_state(state_log) -%}
@@ -77,12 +78,31 @@
              'history_rows': history_rows}) }}
 {% endmacro %}
 
-{#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi] -#}
+{#- whether the last batch a view's log committed published no row (all its inputs' newest counts
+    are empty, so the newest batch's are: at least one input is in it); a full build never counts -#}
+{% macro _last_batch_empty(st) %}
+  {%- if st is none or st['last'] < 0 or st['last'] == st['last_full'] or not st['last_counts'] -%}
+    {{ return(false) }}
+  {%- endif -%}
+  {%- set ns = namespace(rows=0) -%}
+  {%- for counts in st['last_counts'].values() -%}
+    {%- for n in counts.values() -%}{%- set ns.rows = ns.rows + (n if n is number else 1) -%}{%- endfor -%}
+  {%- endfor -%}
+  {{ return(ns.rows == 0) }}
+{% endmacro %}
+
+{#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi]. Another view's
+    feed whose one pending batch published no row (an adaptation that only dropped or renamed
+    columns, a batch whose changes reached none of its rows) is not pending: the refresh does
+    not run a plan over an empty range, and the watermark moves with the next batch that reads -#}
 {% macro pending_inputs(view, inputs) %}
   {%- set pending = [] -%}
   {%- for alias in view['order'] -%}
     {%- set inp = inputs[alias] -%}
-    {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) -%}{%- do pending.append(alias) -%}{%- endif -%}
+    {%- set empty_batch = inp.get('empty_last') and inp['lo'] is not none and inp['hi'] == inp['lo'] + 1 -%}
+    {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) and not empty_batch -%}
+      {%- do pending.append(alias) -%}
+    {%- endif -%}
   {%- endfor -%}
   {{ return(pending) }}
 {% endmacro %}
@@ -92,6 +112,16 @@
   {%- set cols = [] -%}
   {%- for c in adapter.get_columns_in_relation(state) -%}{%- do cols.append([c.name, c.dtype]) -%}{%- endfor -%}
   {{ return(cols) }}
+{% endmacro %}
+
+{#- A relation an adapting batch joins in (`joined`, declaration_adaptation): the view never read
+    it, so none of its feed rows is pending. The batch reads its state as of the bound where the
+    rows of its parent whose membership changes are found (the adaptation's disagreement filter)
+    and consumes its feed through the bound: its first batch reads no row of that feed, and its
+    keys do not widen the batch (the view's rows that join them and keep their membership do not
+    change: a relation joined in adds no output column). Called once the feed's bound is known. -#}
+{% macro consume_joined_through_bound(inp) %}
+  {%- if inp.get('joined') and inp['hi'] is not none -%}{%- do inp.update({'lo': inp['hi']}) -%}{%- endif -%}
 {% endmacro %}
 
 {#- the feed rows a refresh consumes: sequence in (lo, hi] (lo none: from the start; hi none:

@@ -134,11 +134,11 @@
       {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
-        {#- a relation the batch joins in (adaptation) has no watermark: its whole feed is pending -#}
+        {#- a relation the batch joins in (adaptation) has no watermark (consume_joined_through_bound) -#}
         {%- if alias not in consumed and alias not in adaptation['joined'] -%}
           {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
         {%- endif -%}
-        {%- do inputs[alias].update({'lo': consumed.get(alias)}) -%}
+        {%- do inputs[alias].update({'lo': consumed.get(alias), 'joined': alias in adaptation['joined']}) -%}
       {%- endfor -%}
       {#- cost-based choice (macros/engine/cost_model.sql): when the changes reach more of the view
           than `pdelta_rebuild_ratio` (or the learned model predicts a rebuild faster), rebuild
@@ -151,6 +151,7 @@
       {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild, hash_rows=not plain_rebuild) -%}
       {%- for alias in view['order'] -%}
         {%- set inp = inputs[alias] -%}
+        {%- do pdelta.consume_joined_through_bound(inp) -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
       {%- endfor -%}

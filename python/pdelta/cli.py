@@ -393,6 +393,9 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         lo = "start" if rng["lo"] is None else rng["lo"]
         say(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
             + (f": {info.get('input_counts', {}).get(alias) or 'none'}" if info["built"] else ""))
+        if rng.get("joined"):
+            say("    joined in by this batch: its feed is taken as read through the bound, its state as of it is"
+                " read where rows join it")
         read = rng.get("read")
         if read and read.get("version") is not None:
             # feed_scans read a Delta feed through its history (macros/engine/feed_history.sql)

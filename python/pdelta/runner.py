@@ -2,7 +2,8 @@
 JVM) starts once instead of once per command. Stops at the first failing command. A command
 written `! <command>` must fail (a check that a guard refuses what it should), and with
 `! <command> :: <text>` its output (dbt's log events, or what a pdelta command prints) must
-also say <text>; `<command> :: <text>` must succeed and say <text>.
+also say <text>; `<command> :: <text>` must succeed and say <text>; `:: <text> :: <text>`: say
+each of them.
 
     python -m pdelta.runner "seed --target local" "build --target local --vars '{a: 1}'" \
                             "pdelta explain paper_d --target local" \
@@ -61,8 +62,8 @@ def run_all(commands: list[str]) -> int:
     for command in commands:
         started = time.time()
         must_fail = command.startswith("! ")
-        command, _, expected = (command[2:] if must_fail else command).strip().partition(" :: ")
-        expected = expected.strip() or None
+        command, *expected = (command[2:] if must_fail else command).strip().split(" :: ")
+        expected = [text.strip() for text in expected if text.strip()]
         said.clear()
         if command.startswith("pdelta "):
             from .cli import main
@@ -79,13 +80,13 @@ def run_all(commands: list[str]) -> int:
             ok = res.success
             said.append(str(res.exception or ""))
             what = "dbt " + command.split()[0]
+        unsaid = [text for text in expected if not any(text in m for m in said)]
         if must_fail:
-            told = expected is None or any(expected in m for m in said)
-            print(f"[pdelta] {what}: " + ("SUCCEEDED but must fail" if ok else "failed, as it must" if told
-                                           else f"failed, but without saying {expected!r}"), flush=True)
-            ok = not ok and told
-        elif ok and expected is not None and not any(expected in m for m in said):
-            print(f"[pdelta] {what}: succeeded, but without saying {expected!r}", flush=True)
+            print(f"[pdelta] {what}: " + ("SUCCEEDED but must fail" if ok else "failed, as it must" if not unsaid
+                                           else f"failed, but without saying {unsaid[0]!r}"), flush=True)
+            ok = not ok and not unsaid
+        elif ok and unsaid:
+            print(f"[pdelta] {what}: succeeded, but without saying {unsaid[0]!r}", flush=True)
             ok = False
         print(f"[pdelta] {what}: {'ok' if ok else 'FAILED'} in {time.time() - started:.0f}s", flush=True)
         if not ok:
