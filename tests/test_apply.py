@@ -352,23 +352,26 @@ def test_sigkill_at_statement_boundaries_then_rerun(it, tmp_path):
 
 
 def test_kill_while_adapting_then_rerun(it, tmp_path):
-    """A view whose declaration changes before each run (a column renamed back and forth, its
-    selection switched: dim1_adapting) adapts in its batch; SIGKILL the run before a statement —
-    the columns' ALTERs, the stage, the apply, the commit — then rerun under the same declaration:
-    the view equals its recomputation under the new one with the new column names, its last batch
-    is `adapted` (not a rebuild), and its change feed, read under the new names, replays from the
-    view as it was before the run to the view after it."""
+    """A view whose declaration changes before each run (a column renamed back and forth, a column
+    added and dropped, its selection switched: dim1_adapting) adapts in its batch; SIGKILL the run
+    before a statement — the columns' ALTERs, the added column's fill, the stage, the apply, the
+    commit — then rerun under the same declaration: the view equals its recomputation under the new
+    one with the new columns (the added one's values too), its last batch is `adapted` (not a
+    rebuild), and its change feed, read under the new names, replays from the view as it was before
+    the run to the view after it (on the columns both have)."""
     w = it.world
     select = ["--select", "cust", ADAPTING]
 
     def expected(turn: int) -> dict[int, tuple]:
         excluded = "silver" if turn % 2 else "bronze"
-        return {cid: (c["name"], c["tier"]) for cid, c in w.cust.rows.items() if c["tier"] != excluded}
+        return {cid: (c["name"], c["tier"]) + ((c["aid"],) if turn % 2 else ())
+                for cid, c in w.cust.rows.items() if c["tier"] != excluded}
 
     def held(turn: int) -> tuple[list[str], dict[int, tuple], list[dict]]:
         name = "customer_name" if turn % 2 else "name"
         columns = [r[0] for r in it.sql(f"describe `{SCHEMA}`.`{ADAPTING}`") if r[0] and not r[0].startswith("#")]
-        rows = {r[0]: tuple(r[1:]) for r in it.sql(f"select cid, `{name}`, tier from `{SCHEMA}`.`{ADAPTING}`")}
+        rows = {r[0]: tuple(r[1:]) for r in it.sql(f"select cid, `{name}`, tier{', aid' if turn % 2 else ''} "
+                                                    f"from `{SCHEMA}`.`{ADAPTING}`")}
         cols = ["cid", name, "tier", "_pdelta_before", "_pdelta_type", "_pdelta_seq"]
         feed = [dict(zip(cols, r)) for r in it.sql(f"select {', '.join(f'`{c}`' for c in cols)} "
                                                    f"from `{SCHEMA}`.`{ADAPTING}__pdelta_changes`")]
@@ -387,26 +390,39 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     assert out.returncode == 0, out.stdout[-3000:]
     _, rows, _ = held(0)
     assert rows == expected(0)
-    # two uninterrupted adapting runs: the first turns column mapping on, the second's statements are
-    # the ones every later run sends
-    for turn in (1, 2):
+    # three uninterrupted adapting runs: the first turns column mapping on, the second's statements are
+    # the ones every later even run sends, the third's every later odd one's (those add `aid` and fill it)
+    sent_by_turn = {}
+    for turn in (1, 2, 3):
         it.append(w.change(4, rels=("cust",)))
         count_log = tmp_path / f"adapting_{turn}.txt"
         assert run(turn, log=count_log).returncode == 0
-        sent = [line.split("\t", 1)[1] for line in count_log.read_text().splitlines()]
+        sent = sent_by_turn[turn] = [line.split("\t", 1)[1] for line in count_log.read_text().splitlines()]
         assert held(turn)[1] == expected(turn)
         if turn == 1:
             assert sum("columnmapping.mode" in text.lower() for text in sent) == 2, sent  # the view and its feed
+    sent, sent_odd = sent_by_turn[2], sent_by_turn[3]
     renames = [i + 1 for i, text in enumerate(sent) if text.startswith("alter table") and "rename column" in text]
     assert len(renames) == 3, sent  # the view's column, the feed's, the feed's before-image field
-    marked = next(i + 1 for i, text in enumerate(sent) if "pdelta.adapting" in text)
-    committed = next(i + 1 for i, text in enumerate(sent)
-                     if text.startswith(f"insert into {SCHEMA}.{ADAPTING}__pdelta_batches"))
+    def marked_and_committed(statements: list[str]) -> tuple[int, int]:
+        return (next(i + 1 for i, text in enumerate(statements) if "pdelta.adapting" in text),
+                next(i + 1 for i, text in enumerate(statements)
+                     if text.startswith(f"insert into {SCHEMA}.{ADAPTING}__pdelta_batches")))
+
+    marked, committed = marked_and_committed(sent)
     # before the log's mark, the ALTERs and after them, at the stage, the apply and the commit: the
-    # statements spread over the run, the ALTERs' neighbourhood each (as later runs send them)
-    points = sorted({marked, marked + 1, *renames, renames[-1] + 1, *(1 + i * len(sent) // 5 for i in range(5)),
+    # statements spread over the run, the ALTERs' neighbourhood each (as later runs send them) ...
+    spread = sorted({marked, marked + 1, *renames, renames[-1] + 1, *(1 + i * len(sent) // 5 for i in range(5)),
                      len(sent)})
-    killed, turn = 0, 2
+    # ... and on the first two runs that add `aid` (odd turns), at its fill and after it. The run of
+    # iteration i is killed under turn 4 + i less the changes back before it (every third)
+    fill = next(i + 1 for i, text in enumerate(sent_odd) if text.startswith(f"insert overwrite table {SCHEMA}"))
+    fills, points = [fill, fill + 1], []
+    for i in range(len(spread) + len(fills)):
+        odd = (4 + i - i // 3) % 2 == 1
+        points.append(fills.pop(0) if odd and fills else spread[len(points) - (2 - len(fills))])
+    killed_at_fill = 0
+    killed, turn = 0, 3
     for i, k in enumerate(points):
         turn += 1
         before_rows = held(turn - 1)[1]
@@ -417,6 +433,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
         killed += out.returncode == -9
         assert out.returncode in (-9, 0), out.stdout[-3000:]
         last = log.read_text().splitlines()[-1].split("\t", 1)[1][:100] if log.exists() else "?"
+        killed_at_fill += out.returncode == -9 and last.startswith("insert overwrite")
         # every third time the declaration is changed back before the rerun: the rows and columns the
         # stopped run left must not stay (the view adapts back, or rebuilds when its columns changed)
         revert = i % 3 == 2
@@ -427,20 +444,26 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
                          "--vars", f"{{adapt_turn: {turn}}}")
             assert out.returncode == 0, out.stdout[-3000:]
             said = "a run that stopped had changed its columns for another declaration" in out.stdout
-            assert said == (marked < k <= committed), f"explain after a kill before statement {k}: {said}"
+            # the stopped run's turn (this one's plus one) sent the statements its parity sends
+            mark, commit = marked_and_committed(sent_odd if (turn + 1) % 2 else sent)
+            assert said == (mark < k <= commit), f"explain after a kill before statement {k}: {said}"
         at = f"killed before statement {k} ({last}), rerun under turn {turn}" + (", changed back" if revert else "")
         for _ in range(2 if revert else 1):  # changed back: a retry of the stopped batch, then the adaptation back
             out = run(turn)
             assert out.returncode == 0, f"{at}: the rerun failed:\n" + out.stdout[-3000:]
         columns, rows, feed = held(turn)
-        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"], f"{at}: columns {columns}"
+        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"] + (["aid"] if turn % 2 else []), \
+            f"{at}: columns {columns}"
         assert rows == expected(turn), f"{at}: the view differs from its recomputation"
         modes = [r["mode"] for r in it.batch_log(ADAPTING)][logged:]
         if not revert:  # adapted, never rebuilt
             assert modes and modes[-1] == "adapted" and "full" not in modes, f"{at}: batches {modes}"
             batch = [r for r in feed if r["_pdelta_seq"] == max(x["_pdelta_seq"] for x in feed)]
-            replayed, problems = replay_feed(before_rows, sorted(batch, key=lambda r: r["cid"]), SMALL_ATTRS)
-            assert not problems and replayed == rows, f"{at}: the adapting batch does not replay: {problems[:3]}"
+            replayed, problems = replay_feed({cid: row[:2] for cid, row in before_rows.items()},
+                                             sorted(batch, key=lambda r: r["cid"]), SMALL_ATTRS)
+            assert not problems and replayed == {cid: row[:2] for cid, row in rows.items()}, \
+                f"{at}: the adapting batch does not replay: {problems[:3]}"
     print(f"\n[faults] adapting runs: {killed} of {len(points)} killed (statements {points} of {len(sent)}), "
           "each rerun adapted and equal to recomputation")
     assert killed == len(points), f"only {killed} of {len(points)} adapting runs were stopped"
+    assert killed_at_fill >= 1, "no run was stopped at the fill of a column it added"

@@ -55,6 +55,10 @@ CASES = {
     "only_key_left": (variant(lambda d: (d["relations"]["c"].update(columns=["cid"]),
                                          d["relations"]["a"].update(columns=[]))),
                       ["columns dropped: cname, caddr, acity"]),
+    "columns_added_dropped_and_renamed": (
+        variant(lambda d: (d["relations"]["c"].update(columns=["cid", "caddr", "cphone"]),
+                           d["relations"]["a"].update(columns=[{"city": "acity"}]))),
+        ["columns added: cphone", "columns dropped: cname", "column acity renamed city"]),
     "predicate_dropped": (variant(lambda d: d["relations"]["a"].pop("where")), ["a: predicate \"acountry = 'DE'\" -> none"]),
     "predicate_added": (variant(lambda d: d["relations"]["c"].update(where="cname is not null")),
                         ['c: predicate none -> "cname is not null"']),
@@ -94,16 +98,23 @@ CASES = {
 
 # the cases the next refresh adapts instead of rebuilding (declaration_adaptation): alias -> its change
 ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "added"},
+           "predicate_and_column": {"a": "dropped"},
            "predicate_narrowed": {"a": "changed"}, "rename_and_predicate": {"a": "changed"},
            "relation_joined_as_filter": {"a": "kept"}, "relation_joined_with_predicate": {"a": "dropped"},
            "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"}}
-# ... and the columns it drops or renames in place
-COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": []},
-                   "column_renamed": {"dropped": [], "renamed": [["acity", "city"]]},
-                   "renamed_and_dropped": {"dropped": ["cname"], "renamed": [["acity", "city"]]},
-                   "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]]},
-                   "relation_removed": {"dropped": ["acity"], "renamed": []},
-                   "relation_removed_and_renamed": {"dropped": ["acity"], "renamed": [["cname", "name"]]}}
+# ... and the columns it adds, drops or renames in place (an added one: [name, relation, its column,
+# the output column before it])
+COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "added": []},
+                   "column_renamed": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
+                   "renamed_and_dropped": {"dropped": ["cname"], "renamed": [["acity", "city"]], "added": []},
+                   "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
+                   "relation_removed": {"dropped": ["acity"], "renamed": [], "added": []},
+                   "relation_removed_and_renamed": {"dropped": ["acity"], "renamed": [["cname", "name"]], "added": []},
+                   "column_added": {"dropped": [], "renamed": [], "added": [["acountry", "a", "acountry", "acity"]]},
+                   "predicate_and_column": {"dropped": [], "renamed": [],
+                                            "added": [["acountry", "a", "acountry", "acity"]]},
+                   "columns_added_dropped_and_renamed": {"dropped": ["cname"], "renamed": [["acity", "city"]],
+                                                         "added": [["cphone", "c", "cphone", "caddr"]]}}
 # the leaves each adapted relation lost or gained, and the condition its disagreeing rows meet
 LEAVES = {"relation_joined_as_filter": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (coalesce((acountry "
                                         "= 'DE'), false) and exists (select 1 from nation_state as l where l.`nid` = "
@@ -170,7 +181,7 @@ def test_each_change_of_the_rows_is_named(report, case):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_predicates_and_columns_dropped_or_renamed_are_adapted(report, case):
+def test_predicates_and_columns_added_dropped_or_renamed_are_adapted(report, case):
     _, phrases = CASES[case]
     adaptation = report[case]["adaptation"]
     got = {alias: p["change"] for alias, p in adaptation["adapt"].items()} if adaptation["adapt"] else None
@@ -217,6 +228,11 @@ def test_leaf_relations_removed_or_joined_in_read_their_states(report, case):
         assert without_feed["adapt"] is None and "state and change feed of relation a" in without_feed["why"]
     else:
         assert (without_feed["adapt"], without_feed["columns"]) == (adaptation["adapt"], adaptation["columns"])
+
+
+def test_columns_added_from_a_relation_joined_in_rebuild(report):
+    why = report["relation_joined_in"]["adaptation"]["why"]
+    assert "columns added from a relation joined in (n): a relation is joined in as a filter only" in why
 
 
 def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(report):

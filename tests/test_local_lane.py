@@ -39,6 +39,8 @@ RESHAPED = DECL_CHANGED + ", paper_reshape: renamed"
 # leave again): each adapted by one batch
 UNJOINED = DECL_CHANGED + ", paper_reshape: unjoined"
 FILTERED = DECL_CHANGED + ", paper_reshape: filtered"
+# ... then ACity output again: a column added from Addr, which the view joins already
+WIDENED = DECL_CHANGED + ", paper_reshape: widened"
 # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
 # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
 FEED_GAINED = "{paper_stage: new, paper_feed_column: true"
@@ -152,6 +154,17 @@ def lane_commands(target: str) -> list[str]:
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
         " expected: [cid, customer_name, caddr], key: [cid], counts: {del: 2}}'",
         f"test {t} --vars '{FILTERED}}}' --select paper_d_reshaped",
+        # ACity again: added to the view and its feed and filled from Addr's state, where Adam's address has
+        # moved to Bonn, unread by the view (its batch reads the move; the fill took it already): no row
+        # published. The address moves back after, for the steps below
+        f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Bonn}}'",
+        f"pdelta explain paper_d_reshaped {t} --vars '{WIDENED}}}' --expect-mode adapt --expect-emits ''"
+        " :: column acity: added to the view and its feed, filled from a.acity",
+        f"run {t} --vars '{WIDENED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
+        " expected: [cid, customer_name, caddr, acity], key: [cid], counts: {}}'",
+        f"test {t} --vars '{WIDENED}}}' --select paper_d_reshaped",
+        f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Aachen}}'",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_d_diff}}'",
         f"run-operation paper_feed_fault {t} --args '{{kind: null_seq}}'",
         f"! run {t} --vars '{{paper_stage: new}}' --select paper_d :: feed-seq-null: 1 row(s) with a NULL",

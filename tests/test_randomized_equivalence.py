@@ -350,13 +350,14 @@ def test_randomized_equivalence(harness):
 
 def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
-    widened, replaced; at least one per shape) and its output columns changed (one dropped, one
-    renamed, or both, by turns; every third shape also loses a leaf relation, where one can go), with
-    a batch of changes pending too. Each first view adapts in its
-    next refresh (its batch log says `adapted`: not rebuilt), has exactly the new columns, and equals
-    recomputation under the new declaration; the batch replayed onto the old view (its columns
-    dropped and renamed) gives the new one, and holds only what its feed can (the flag analysis);
-    each view over its feed refreshes incrementally from it."""
+    widened, replaced; at least one per shape) and its output columns changed (one dropped and
+    another added, one renamed, or one renamed and one dropped, by turns; every third shape also
+    loses a leaf relation, where one can go), with a batch of changes pending too. Each first view
+    adapts in its next refresh (its batch log says `adapted`: not rebuilt), has exactly the new
+    columns, and equals recomputation under the new declaration (an added column's values
+    included); the batch replayed onto the old view (its columns dropped and renamed) gives the
+    new one on the columns both have, and holds only what its feed can (the flag analysis); each
+    view over its feed refreshes incrementally from it."""
     adapt_rng = random.Random(SEED + 19)
     old_cols = {model: cols for _, model, cols, _ in views_of(h)}
     redrawn, renamed_from = {}, {}
@@ -367,10 +368,13 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
         removed = remove_leaf(shape, adapt_rng) if kind == "rename" else []
         redrawn[shape.name] = redraw_predicates(shape, adapt_rng) + columns_changed + removed
     write_project(h.project, ROOT, h.shapes)
-    # the rows the views held, as the new declarations name and keep their columns
-    before = {}
+    # the rows the views held, as the new declarations name and keep their columns (an added column,
+    # filled in place and published by no change, is left out of the replay)
+    before, replayed = {}, {}
     for shape, model, cols, _ in views_of(h):
-        at = [old_cols[model].index(renamed_from[shape.name].get(c, c)) for c in cols]
+        added = {p.split()[1] for p in redrawn[shape.name] if p.endswith(" added")}
+        replayed[model] = [c for c in cols if c not in added]
+        at = [old_cols[model].index(renamed_from[shape.name].get(c, c)) for c in replayed[model]]
         before[model] = [tuple(row[i] for i in at) for row in current[model]]
     feeds_in = {s.name: h.worlds[s.name].step() for s in h.shapes}
     h.write_states()
@@ -397,15 +401,18 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
             f"{model}: after the declaration changed ({changed}) it has columns {held}, its feed {held_by_feed} " \
             f"and before-images {before_fields}, not {cols}"
         assert_equal_to_recompute(model, cols, rows_after[model], oracle())
-        kinds += replay(model, cols, key_len(model, h), before[model], feeds[model], rows_after[model])
+        at = [cols.index(c) for c in replayed[model]]
+        kinds += replay(model, replayed[model], key_len(model, h), before[model], feeds[model],
+                        [tuple(row[i] for i in at) for row in rows_after[model]])
         check_flag_analysis(model, predicted, feeds[model], cols, tally)
     print(f"[randomized] adaptation: declarations changed in {len(redrawn)} shapes "
           f"({sum(len(c) for c in redrawn.values())} predicates and columns), every view adapted or refreshed from "
           f"an adapted view's feed, equal to recomputation; view changes {dict(kinds)}; "
           + "; ".join(f"{name}: {', '.join(changed)}" for name, changed in redrawn.items()), flush=True)
-    # columns were dropped and renamed, in place (the first views' column checks above)
+    # columns were added, dropped and renamed, in place (the first views' column checks above)
     phrases = [p for c in redrawn.values() for p in c]
-    assert any(p.endswith(" dropped") for p in phrases) and any(" renamed " in p for p in phrases), phrases
+    assert all(any(p.endswith(end) for p in phrases) for end in (" added", " dropped")), phrases
+    assert any(" renamed " in p for p in phrases), phrases
     if not ONLY_SHAPES:  # leaf relations removed, the rows their join left out coming in
         assert any(p.startswith("relation ") for p in phrases), phrases
     # the redrawn predicates admit and drop rows: both must have happened

@@ -1,18 +1,22 @@
-{#- Drops and renames a dimension view's output columns in place (declaration_adaptation's
+{#- Adds, drops and renames a dimension view's output columns in place (declaration_adaptation's
     `columns`): on the view and on its change feed, whose before-image struct `_pdelta_before`
-    holds the same attributes. Delta does both in its table metadata once column mapping is on
-    (`delta.columnMapping.mode` = name, which this sets on a table that has no mode yet: a
-    metadata commit, no file rewritten), so the change costs a few commits whatever the view's
-    size; rows keep their values, so no state is read and nothing is published on the feed.
+    holds the same attributes. Delta does each in its table metadata (drops and renames once
+    column mapping is on: `delta.columnMapping.mode` = name, which this sets on a table that has
+    no mode yet: a metadata commit, no file rewritten), so the change costs a few commits whatever
+    the view's size; rows keep their values, and an added column holds NULL until
+    fill_added_columns fills it. An added column takes the type of the state column it comes from
+    (`states`: alias -> relation) and its declared place (after the column before it).
 
-    Idempotent, for the run after a stop: a column that is already gone is not dropped again and
-    a rename already made is not repeated (the tables' columns are read first, from their schemas:
-    `select * ... where false` reads no row). A rename never takes a name the view had before
-    (output_column_changes), so a later drop cannot hit a renamed column.
+    Idempotent, for the run after a stop: a column that is already gone is not dropped again, a
+    rename already made is not repeated and a column already there is not added (the tables'
+    columns are read first, from their schemas: `select * ... where false` reads no row). A rename
+    never takes a name the view had before (output_column_changes), so a later drop cannot hit a
+    renamed column.
     Returns the names of the statements it ran. -#}
-{% macro adapt_view_columns(target, feed, columns) %}
+{% macro adapt_view_columns(target, feed, columns, states=none) %}
   {%- set q = adapter.quote -%}
   {%- set statements = [] -%}
+  {%- set added = pdelta._added_column_definitions(columns.get('added', []), states) -%}
   {%- for table in [target, feed] -%}
     {%- set present = pdelta._column_names('select * from ' ~ table ~ ' where false') -%}
     {#- the feed's before-image fields: the view's attributes again -#}
@@ -35,9 +39,31 @@
         {%- do changes.append('rename column `_pdelta_before`.' ~ q(pair[0]) ~ ' to ' ~ q(pair[1])) -%}
       {%- endif -%}
     {%- endfor -%}
+    {#- Delta drops and renames columns only under column mapping; it adds them without -#}
+    {%- set needs_mapping = changes | length > 0 -%}
+    {#- the columns (and before-image fields) as the drops and renames above leave them, in order:
+        where each added one goes -#}
+    {%- set order = pdelta._columns_after(present, columns) -%}
+    {%- set image = pdelta._columns_after(fields, columns) if fields is not none else none -%}
+    {%- set adds = [] -%}
+    {%- for col in added -%}
+      {%- set name = col['name'] | lower -%}
+      {%- if name not in order -%}
+        {%- do adds.append(q(col['name']) ~ ' ' ~ col['type'] ~ pdelta._place(col['after'])) -%}
+        {%- do order.insert(order.index(col['after'] | lower) + 1 if col['after'] is not none else 0, name) -%}
+      {%- endif -%}
+      {%- if image is not none and name not in image -%}
+        {#- the before-image holds the attributes only: after the nearest one before it -#}
+        {%- set before = order[:order.index(name)] | select('in', image) | list -%}
+        {%- set after = before[-1] if before else none -%}
+        {%- do adds.append('`_pdelta_before`.' ~ q(col['name']) ~ ' ' ~ col['type'] ~ pdelta._place(after)) -%}
+        {%- do image.insert(image.index(after) + 1 if after is not none else 0, name) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- if adds -%}{%- do changes.append('add columns (' ~ adds | join(', ') ~ ')') -%}{%- endif -%}
     {%- if changes -%}
       {%- set role = 'view' if table == target else 'feed' -%}
-      {%- if pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') == 'none' -%}
+      {%- if needs_mapping and pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') == 'none' -%}
         {%- call statement('column_mapping_' ~ role) -%}
           alter table {{ table }} set tblproperties ('delta.columnMapping.mode' = 'name')
         {%- endcall -%}
@@ -54,6 +80,39 @@
   {{ return(statements) }}
 {% endmacro %}
 
+{#- each added column ([name, alias, source column, column before it], declaration_adaptation) as
+    {name, type: the state column's, after: the output column before it or none} -#}
+{% macro _added_column_definitions(added, states) %}
+  {%- set out = [] -%}
+  {%- for col in added -%}
+    {%- set types = {} -%}
+    {%- for c in adapter.get_columns_in_relation(states[col[1]]) -%}
+      {%- do types.update({c.name | lower: c.dtype}) -%}
+    {%- endfor -%}
+    {%- if col[2] | lower not in types -%}
+      {{ exceptions.raise_compiler_error('pdelta: column ' ~ col[2] ~ ' of relation ' ~ col[1] ~ ' (' ~ states[col[1]]
+                                         ~ ') is not in its state, so column ' ~ col[0] ~ ' cannot be added') }}
+    {%- endif -%}
+    {%- do out.append({'name': col[0], 'type': types[col[2] | lower], 'after': col[3]}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- lower-cased column names in order, with `columns`' drops and renames made -#}
+{% macro _columns_after(names, columns) %}
+  {%- set dropped = columns['dropped'] | map('lower') | list -%}
+  {%- set new_name = {} -%}
+  {%- for pair in columns['renamed'] -%}{%- do new_name.update({pair[0] | lower: pair[1] | lower}) -%}{%- endfor -%}
+  {%- set out = [] -%}
+  {%- for name in names if name not in dropped -%}{%- do out.append(new_name.get(name, name)) -%}{%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- where ADD COLUMNS puts a column: after `after`, or first -#}
+{% macro _place(after) %}
+  {{ return(' after ' ~ adapter.quote(after) if after is not none else ' first') }}
+{% endmacro %}
+
 {#- the lower-cased column names of a query's result, read from its schema -#}
 {% macro _column_names(sql) %}
   {{ return(run_query(sql).column_names | map('lower') | list) }}
@@ -64,6 +123,7 @@
   {%- set parts = [] -%}
   {%- for name in columns['dropped'] -%}{%- do parts.append(name ~ ' dropped') -%}{%- endfor -%}
   {%- for pair in columns['renamed'] -%}{%- do parts.append(pair[0] ~ ' renamed ' ~ pair[1]) -%}{%- endfor -%}
+  {%- for col in columns.get('added', []) -%}{%- do parts.append(col[0] ~ ' added') -%}{%- endfor -%}
   {{ return(('columns ' if parts | length > 1 else 'column ') ~ parts | join(', ')) }}
 {% endmacro %}
 

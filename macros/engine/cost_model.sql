@@ -249,7 +249,7 @@
     the stage) and appends it to the view's feed: consumers see ordinary complete changes.
     Costs one evaluation of the SELECT, one scan of the view joined on the key, the apply and
     the feed append: 4–5× a plain rebuild at 1M rows in `make bench` (docs/bench/). -#}
-{% macro rebuild_diff_sql(target, select_sql, key, attrs) %}
+{% macro rebuild_diff_sql(target, select_sql, key, attrs, compared=none) %}
   {%- set q = adapter.quote -%}
   select {% for k in key %}coalesce(n.{{ q(k) }}, o.{{ q(k) }}) as {{ q(k) }}, {% endfor %}
          {%- for a in attrs %}case when n.{{ q(key[0]) }} is null then o.{{ q(a) }} else n.{{ q(a) }} end as {{ q(a) }}, {% endfor %}
@@ -263,5 +263,5 @@
   full outer join (select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ target }}) as o
     on {% for k in key %}n.{{ q(k) }} = o.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   where n.`_pdelta_n` > 1 or n.{{ q(key[0]) }} is null or o.{{ q(key[0]) }} is null
-    {%- for a in attrs %} or not (n.{{ q(a) }} <=> o.{{ q(a) }}){% endfor %}
+    {%- for a in (attrs if compared is none else compared) %} or not (n.{{ q(a) }} <=> o.{{ q(a) }}){% endfor %}
 {%- endmacro %}

@@ -22,6 +22,14 @@
     column mapping), before its batch; the batch, with the pending changes and a changed
     predicate's rows, then runs as above and takes the new declaration in its commit.
 
+    Output columns added from a relation the view joins already: on a Delta view without history
+    the refresh adds them to the view and to its change feed (the before-image's fields too) in the
+    table metadata, then fills them in one statement that rewrites the view: its rows joined by
+    key to the states along the path from the root to that relation, no other state read
+    (adapt_view_columns, fill_added_columns). The values are the states' at the bound; the rows a
+    pending change reaches are recomputed by the batch as ever. The fill publishes nothing: views
+    downstream never read the new columns, and the feed's rows before the batch hold NULL in them.
+
     A leaf relation removed (no relation joined to it; its output columns dropped with it) or
     joined in (a leaf with no output columns: a filter), with the rest of the joins as they were:
     the rows of its parent's state that join a row of it (its predicate applied) pass the old
@@ -36,9 +44,9 @@
     its row (no output column comes from it); the batch consumes its feed through the bound
     (consume_joined_through_bound).
 
-    Not adapted (the view rebuilds, as before): output columns added (a relation joined in with
-    output columns too), re-sourced (a name kept for another relation column: every row's value
-    changes) or reordered, the last attribute dropped, columns changed on a view that is not
+    Not adapted (the view rebuilds, as before): output columns added from a relation joined in
+    (a relation joined in with output columns), re-sourced (a name kept for another relation
+    column: every row's value changes) or reordered, the last attribute dropped, columns changed on a view that is not
     Delta or keeps SCD2 history, a relation removed or joined in with relations joined to it, a
     changed join, key, root, state or feed.
 
@@ -47,7 +55,8 @@
     leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
     joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
     rebuilds). Returns {adapt: {alias: {old, new, change, removed, joined, disagree}} or none,
-    columns: {dropped: [name], renamed: [[old, new]]} or none, joined: [alias], why: the reason
+    columns: {dropped: [name], renamed: [[old, new]], added: [[name, alias, source column, the output
+    column before it or none]]} or none, joined: [alias], why: the reason
     when adapt and columns are none and the declarations differ}; `change` is what happened to the
     relation's own predicate (added, dropped, changed, kept), `removed` / `joined` the leaves
     removed from it or joined to it, and `disagree` the SQL condition on its state's rows (aliased
@@ -60,8 +69,9 @@
   {%- set joined = now['relations'].keys() | reject('in', built['relations']) | list -%}
   {%- set kept = built['relations'].keys() | select('in', now['relations']) | list -%}
   {%- if pdelta._rows_defined(built, kept) != pdelta._rows_defined(now, kept) -%}
-    {%- do none_adapted.update({'why': 'a change of predicates, output columns dropped or renamed and leaf relations'
-                                       ~ ' removed or joined in are adapted, and this one changes more (joins, keys,'
+    {%- do none_adapted.update({'why': 'a change of predicates, output columns added, dropped or renamed and leaf'
+                                       ~ ' relations removed or joined in are adapted, and this one changes more'
+                                       ~ ' (joins, keys,'
                                        ~ ' the root, states or feeds)'}) -%}
     {{ return(none_adapted) }}
   {%- endif -%}
@@ -84,8 +94,18 @@
   {%- endfor -%}
   {%- set changes = pdelta.output_column_changes(built['output'], now['output']) -%}
   {%- set attrs_now = now['output'] | map('first') | reject('in', now['key']) | list -%}
-  {%- if changes['added'] -%}
-    {%- do refused.append('columns added (' ~ changes['added'] | join(', ') ~ ') are not adapted yet') -%}
+  {#- an added column is filled from the state of the relation it comes from, joined along the view's
+      path to each row: that relation must be one the view joined already -#}
+  {%- set added = [] -%}
+  {%- for o in now['output'] -%}
+    {%- if o[0] in changes['added'] -%}
+      {%- do added.append([o[0], o[1], o[2], now['output'][loop.index0 - 1][0] if not loop.first else none]) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set from_joined = added | map(attribute=1) | select('in', joined) | unique | list -%}
+  {%- if from_joined -%}
+    {%- do refused.append('columns added from a relation joined in (' ~ from_joined | join(', ')
+                          ~ '): a relation is joined in as a filter only') -%}
   {%- endif -%}
   {%- if changes['resourced'] -%}
     {%- do refused.append('columns taken from another relation column (' ~ changes['resourced'] | join(', ')
@@ -95,13 +115,13 @@
     {%- do refused.append('a change of case only in a column name is not adapted') -%}
   {%- endif -%}
   {%- if not changes['order_kept'] -%}{%- do refused.append('the columns kept change their order') -%}{%- endif -%}
-  {%- set columns = {'dropped': changes['dropped'], 'renamed': changes['renamed']}
-                    if changes['dropped'] or changes['renamed'] else none -%}
+  {%- set columns = {'dropped': changes['dropped'], 'renamed': changes['renamed'], 'added': added}
+                    if changes['dropped'] or changes['renamed'] or added else none -%}
   {%- if columns and not attrs_now -%}
     {%- do refused.append('the view would keep its key only') -%}
   {%- endif -%}
   {%- if columns and table is not none and table['format'] != 'delta' -%}
-    {%- do refused.append('columns are dropped or renamed in place on Delta views only (this one is '
+    {%- do refused.append('columns are added, dropped or renamed in place on Delta views only (this one is '
                           ~ table['format'] ~ ')') -%}
   {%- endif -%}
   {%- if columns and table is not none and table['history'] -%}

@@ -36,7 +36,8 @@
 
     held_as: {output column: the view's column that holds it} for columns a batch renames that the
     view does not have under their new names yet (`pdelta explain` before the run: only the run
-    renames them, adapt_view_columns). -#}
+    renames them, adapt_view_columns); none for a column the run adds that the view does not have
+    yet (read as NULL and not compared: the run fills it before its batch, fill_added_columns). -#}
 {% macro diff_plan(view, inputs, target, pending, adapt=none, held_as=none) %}
   {{ return(adapter.dispatch('diff_plan', 'pdelta')(view, inputs, target, pending, adapt, held_as)) }}
 {% endmacro %}
@@ -106,8 +107,15 @@
 
   {%- set on_key = [] -%}{%- for k in view['key'] -%}{%- do on_key.append('v.' ~ q(k) ~ ' = a.' ~ q(k)) -%}{%- endfor -%}
   {%- set held = [] -%}
+  {%- set compared = [] -%}
   {%- for c in view['key'] + attrs_out -%}
-    {%- do held.append('v.' ~ q((held_as or {}).get(c, c)) ~ ' as ' ~ q(c)) -%}
+    {%- if c in (held_as or {}) and held_as[c] is none -%}
+      {#- a column the run adds (and fills) before its batch: not in the view yet, so not compared -#}
+      {%- do held.append('null as ' ~ q(c)) -%}
+    {%- else -%}
+      {%- do held.append('v.' ~ q((held_as or {}).get(c, c)) ~ ' as ' ~ q(c)) -%}
+      {%- if c in attrs_out -%}{%- do compared.append(c) -%}{%- endif -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- set old_rows -%}
     select /*+ BROADCAST(a) */ {{ held | join(', ') }}
@@ -115,7 +123,8 @@
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them', ['v__affected'], old_rows)) -%}
   {%- do plan.append(pdelta.plan_term('v__changes', 'diff: new rows against old rows, as complete changes (ins, upd, del)',
-        ['v__new_rows', 'v__old_rows'], pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out))) -%}
+        ['v__new_rows', 'v__old_rows'],
+        pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out, compared))) -%}
   {{ return(plan) }}
 {% endmacro %}
 

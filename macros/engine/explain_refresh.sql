@@ -44,10 +44,14 @@
   {%- set columns = adaptation['columns'] -%}
   {#- the run renames columns before its batch: until then the view holds them under their old names -#}
   {%- set held_as = {} -%}
-  {%- if columns and columns['renamed'] -%}
+  {%- if columns and (columns['renamed'] or columns['added']) -%}
     {%- set present = pdelta._column_names('select * from ' ~ this_rel ~ ' where false') -%}
     {%- for pair in columns['renamed'] if pair[1] | lower not in present -%}
       {%- do held_as.update({pair[1]: pair[0]}) -%}
+    {%- endfor -%}
+    {#- ... and adds and fills these before it: not held yet -#}
+    {%- for col in columns['added'] if col[0] | lower not in present -%}
+      {%- do held_as.update({col[0]: none}) -%}
     {%- endfor -%}
   {%- endif -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}

@@ -54,7 +54,7 @@
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false) -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
-  {#- a change of predicates, output columns dropped or renamed, a leaf relation removed or joined in
+  {#- a change of predicates, output columns added, dropped or renamed, a leaf relation removed or joined in
       as a filter: the refresh adapts the view in its batch (declaration_adaptation) -#}
   {%- set adaptation = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
@@ -109,13 +109,13 @@
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
     {#- a retry applies its staged batch as it is: the run after it adapts (an adapted view diffs equal) -#}
     {%- set adapt = adaptation['adapt'] if not retry else none -%}
-    {#- columns dropped or renamed (a retry's stage holds the view's columns already: see above) -#}
+    {#- columns added, dropped or renamed (a retry's stage holds the view's columns already: see above) -#}
     {%- set columns = adaptation['columns'] if not retry else none -%}
     {%- set column_statements = [] -%}
     {%- if adapt or columns -%}
       {{ log('pdelta: ' ~ model.name ~ ': its declaration changed since it was built (' ~ changed | join('; ')
              ~ '): this batch adapts the view'
-             ~ (', its columns dropped or renamed in place' if columns else '')
+             ~ (', its columns added, dropped or renamed in place' if columns else '')
              ~ (', the rows where the old and new declaration disagree recomputed' if adapt else ''), info=true) }}
     {%- endif -%}
     {%- if columns -%}
@@ -123,7 +123,11 @@
           first, for a run after a stop in between -#}
       {%- do pdelta.mark_adapting(batches, batch_id, declared) -%}
       {%- do column_statements.append('record_batch_state') -%}
-      {%- do column_statements.extend(pdelta.adapt_view_columns(target, feed, columns)) -%}
+      {%- set states = {} -%}
+      {%- for alias in view['order'] -%}{%- do states.update({alias: inputs[alias]['state']}) -%}{%- endfor -%}
+      {%- do column_statements.extend(pdelta.adapt_view_columns(target, feed, columns, states)) -%}
+      {#- added columns get their values before the batch, whose diff compares the rows it reaches -#}
+      {%- do column_statements.extend(pdelta.fill_added_columns(target, view, states, columns['added'])) -%}
     {%- endif -%}
     {%- set ranges = {} -%}
     {%- set staged_declaration = none -%}
@@ -220,7 +224,7 @@
     {%- if run_state.full -%}
       {#- build_in_full ran the statements, the `main` one included -#}
     {%- elif not retry and not pending and not adapt and columns -%}
-      {#- columns dropped or renamed, nothing else: a batch without rows takes the new declaration -#}
+      {#- columns added, dropped or renamed, nothing else: a batch without rows takes the new declaration -#}
       {%- call statement('main') -%} select 'pdelta: columns adapted' {%- endcall -%}
       {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'adapted',
             {'strategy': 'none', 'statements': column_statements, 'rows_written': {}}, false, blog, none,

@@ -435,7 +435,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
                 "rebuild takes the new one")
         elif changed and adapting:
             # declaration_adaptation: a changed predicate's disagreeing rows join the batch's keys; columns
-            # dropped or renamed change the tables' metadata only (adapt_view_columns)
+            # dropped or renamed change the tables' metadata only (adapt_view_columns), added ones are filled
+            # from their relation's state (fill_added_columns)
             mode = "adapt"
             say("  the next refresh ADAPTS the view in its batch (no rebuild; views downstream refresh from its feed): "
                 "the declaration changed since it was built (" + "; ".join(changed) + ")")
@@ -445,6 +446,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
                     "(Delta column mapping, no row read)")
             for old, new in columns.get("renamed", []):
                 say(f"    column {old}: renamed {new} in the view and its feed in place (no row read)")
+            for name, alias, source, _ in columns.get("added", []):
+                say(f"    column {name}: added to the view and its feed, filled from {alias}.{source} for every row "
+                    "the view holds (one rewrite of the view joining the states on its path from the root by key; "
+                    "nothing published)")
             for alias, pred in (info.get("adaptation") or {}).items():
                 what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
                 what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]

@@ -32,11 +32,12 @@ def small_declaration() -> dict:
 
 def adapting_declaration() -> str:
     """One relation whose declaration turns with var `adapt_turn` (Jinja: rendered by dbt): on odd
-    turns `name` is output as `customer_name` and the selection leaves out silver instead of bronze,
-    so every turn adapts the view (a column renamed, a predicate changed) instead of rebuilding it."""
+    turns `name` is output as `customer_name`, `aid` is output too and the selection leaves out
+    silver instead of bronze, so every turn adapts the view (a column renamed, a column added or
+    dropped, a predicate changed) instead of rebuilding it."""
     even = small_declaration()
     odd = json.loads(json.dumps(even))
-    odd["relations"]["c"].update(columns=["cid", {"customer_name": "name"}, "tier"], where="tier <> 'silver'")
+    odd["relations"]["c"].update(columns=["cid", {"customer_name": "name"}, "tier", "aid"], where="tier <> 'silver'")
     return (f"{{%- set view = {json.dumps(odd)} if var('adapt_turn', 0) % 2 else {json.dumps(even)} -%}}\n"
             "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
 

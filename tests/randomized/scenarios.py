@@ -91,12 +91,18 @@ def _attributes(shape: "Shape") -> list[tuple["Alias", str]]:
 
 
 def redraw_columns(shape: "Shape", rng: random.Random, kind: str) -> tuple[list[str], dict[str, str]]:
-    """Output columns changed for the view-adaptation check: `drop` one attribute, `rename` one, or
-    `both` (never the root's key, which the view keeps, and never the last attribute). Returns what
-    changed, as phrases, and {new output name: old output name} for the renamed ones."""
+    """Output columns changed for the view-adaptation check: `drop` one attribute and add another
+    (a column of a relation the view joins that it does not output yet), `rename` one, or `both`
+    rename and drop (never the root's key, which the view keeps, and never the last attribute).
+    Returns what changed, as phrases, and {new output name: old output name} for the renamed ones."""
     attributes = _attributes(shape)
     changed, renamed_from = [], {}
     rng.shuffle(attributes)
+    addable = [(a, c) for a in shape.aliases for c in ATTRS if c not in a.outputs and c not in a.renamed]
+    if kind == "drop" and addable:
+        a, c = rng.choice(addable)
+        a.outputs.append(c)
+        changed.append(f"column {output_name(a, c)} added")
     if kind in ("rename", "both") and attributes:
         a, c = attributes.pop()
         old, new = output_name(a, c), f"{a.name}_{c}_renamed"

@@ -13,11 +13,12 @@
   {%- set relations = {
       'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
             'technique': 'log_based',
-            'columns': ['cid', {'customer_name': 'cname'} if reshape in ['renamed', 'unjoined', 'filtered'] else 'cname',
+            'columns': ['cid', {'customer_name': 'cname'} if reshape in ['renamed', 'unjoined', 'filtered', 'widened']
+                        else 'cname',
                         'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
             'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
-            'columns': [] if reshape == 'filtered' else (['acity'] if reshape in ['dropped', 'renamed']
+            'columns': [] if reshape == 'filtered' else (['acity'] if reshape in ['dropped', 'renamed', 'widened']
                                                          else ['acity', 'acountry']),
             'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
   } -%}
