@@ -70,7 +70,9 @@
     commit, last_full: batch id of the last full build, last_counts: {input: counts of its
     last committed row}, positions: {input: the feed's position ({rows, sum} at or below the
     consumed sequence) its newest row since the last full build recorded, when it has one},
-    feeds: {input: the feed its newest row consumed}}.
+    feeds: {input: the feed its newest row consumed}, published: the newest batch that published
+    a row or was a full build (none: none yet), so a view reading this one's feed knows whether
+    the batches past its watermark hold any row}.
 
     Each commit keeps this state in the log's table property `pdelta.state` (record_batch), so a
     refresh reads one property (no Spark job) instead of scanning the log, a Delta table whose
@@ -80,7 +82,8 @@
     written before the property existed, is read from the rows. -#}
 {% macro batch_log_state(batches, staged='read') %}
   {%- set props = pdelta._log_properties(batches) -%}
-  {%- set kept = props['state'] -%}
+  {#- a state kept before it had `published` is read from the rows (and kept again by the next commit) -#}
+  {%- set kept = props['state'] if props['state'] is not none and 'published' in props['state'] else none -%}
   {%- set state = none -%}
   {%- if kept is not none -%}
     {#- `staged`: staged_batch of the stage beside the log, when the caller has read it already -#}
@@ -119,9 +122,11 @@
         {'v': 1, 'fingerprint': declaration['fingerprint'], 'batch': batch_id | int}))}) -%}
 {% endmacro %}
 
-{#- the state record_batch kept in the log's table property, or none (one metadata read) -#}
+{#- the state record_batch kept in the log's table property, or none (one metadata read); one kept
+    before the state had `published` is none too: the log's rows give it -#}
 {% macro _kept_log_state(batches) %}
-  {{ return(pdelta._log_properties(batches)['state']) }}
+  {%- set kept = pdelta._log_properties(batches)['state'] -%}
+  {{ return(kept if kept is not none and 'published' in kept else none) }}
 {% endmacro %}
 
 {#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key`,
@@ -163,7 +168,8 @@
     select `input`, `mode`, max(`batch_id`), max(case when `batch_id` >= `last_full` then `hi` end),
            max_by(`counts`, `batch_id`),
            max_by(case when `batch_id` >= `last_full` then get_json_object(`row`, '$.feed_position') end, `batch_id`),
-           max(`row` like '%"feed_position":%'), max_by(`changes`, `batch_id`)
+           max(`row` like '%"feed_position":%'), max_by(`changes`, `batch_id`),
+           max(case when `mode` = 'full' or coalesce(`counts`, 'null') not in ('{}', 'null') then `batch_id` end)
     {#- `feed_position` through the row's JSON: a log written before the column existed reads as
         none (and is upgraded by _scanned_log_state) instead of failing the query; the last full
         build through a window, not a join (half the Spark jobs) -#}
@@ -195,6 +201,9 @@
         {%- do st['feeds'].update({row[0]: row[7]}) -%}
         {%- if row[5] -%}{%- do st['positions'].update({row[0]: fromjson(row[5])}) -%}{%- else -%}{%- do st['positions'].pop(row[0], none) -%}{%- endif -%}
       {%- endif -%}
+      {%- if row[8] is not none and (st['published'] is none or row[8] | int > st['published']) -%}
+        {%- do st.update({'published': row[8] | int}) -%}
+      {%- endif -%}
       {%- set prev = st['consumed'].get(row[0]) -%}
       {%- if row[0] not in st['consumed'] or (row[3] is not none and (prev is none or row[3] | int > prev)) -%}
         {%- do st['consumed'].update({row[0]: none if row[3] is none else row[3] | int}) -%}
@@ -209,7 +218,7 @@
     `prior` the state before it -#}
 {% macro next_log_state(prior, batch_id, ranges, counts, mode) %}
   {%- set st = {'v': 1, 'last': prior['last'], 'consumed': {}, 'full_pending': prior['full_pending'], 'last_full': prior['last_full'],
-                'last_counts': {}, 'positions': {}, 'feeds': {}} -%}
+                'last_counts': {}, 'positions': {}, 'feeds': {}, 'published': prior.get('published')} -%}
   {%- for k in ['consumed', 'last_counts', 'positions', 'feeds'] -%}{%- do st[k].update(prior[k]) -%}{%- endfor -%}
   {%- if mode == 'full-started' -%}
     {%- do st.update({'full_pending': st['full_pending'] or batch_id > st['last']}) -%}
@@ -222,6 +231,9 @@
     {%- do st['positions'].clear() -%}
   {%- endif -%}
   {%- do st.update({'last': [st['last'], batch_id] | max, 'full_pending': false}) -%}
+  {%- if mode == 'full' or counts -%}
+    {%- do st.update({'published': batch_id if st['published'] is none else [st['published'], batch_id] | max}) -%}
+  {%- endif -%}
   {%- for alias, r in ranges.items() -%}
     {%- set prev = st['consumed'].get(alias) -%}
     {%- if alias not in st['consumed'] or (r['hi'] is not none and (prev is none or r['hi'] | int > prev)) -%}
@@ -236,7 +248,8 @@
 
 {#- the state of a log without rows -#}
 {% macro empty_log_state() %}
-  {{ return({'v': 1, 'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {}, 'feeds': {}}) }}
+  {{ return({'v': 1, 'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {},
+             'feeds': {}, 'published': none}) }}
 {% endmacro %}
 
 {#- One batch-log insert for every input of a refresh: the commit point. Then the state the log

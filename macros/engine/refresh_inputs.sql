@@ -33,7 +33,7 @@
       {%- set st = pdelta.batch_log_state(owner_log) if pdelta.relation_exists(owner_log) else none -%}
       {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
                          'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view',
-                         'empty_last': pdelta._last_batch_empty(st)}) -%}
+                         'published': none if st is none else st.get('published')}) -%}
     {%- elif pdelta.relation_exists(state_log) -%}
       {#- a mirror of this feed: its last commit consumed the feed up to `mirror_hi` -#}
       {%- set st = pdelta.batch_log_state(state_log) -%}
@@ -78,29 +78,18 @@
              'history_rows': history_rows}) }}
 {% endmacro %}
 
-{#- whether the last batch a view's log committed published no row (all its inputs' newest counts
-    are empty, so the newest batch's are: at least one input is in it); a full build never counts -#}
-{% macro _last_batch_empty(st) %}
-  {%- if st is none or st['last'] < 0 or st['last'] == st['last_full'] or not st['last_counts'] -%}
-    {{ return(false) }}
-  {%- endif -%}
-  {%- set ns = namespace(rows=0) -%}
-  {%- for counts in st['last_counts'].values() -%}
-    {%- for n in counts.values() -%}{%- set ns.rows = ns.rows + (n if n is number else 1) -%}{%- endfor -%}
-  {%- endfor -%}
-  {{ return(ns.rows == 0) }}
-{% endmacro %}
-
 {#- the aliases whose feed holds rows this refresh consumes: sequence in (lo, hi]. Another view's
-    feed whose one pending batch published no row (an adaptation that only dropped or renamed
-    columns, a batch whose changes reached none of its rows) is not pending: the refresh does
-    not run a plan over an empty range, and the watermark moves with the next batch that reads -#}
+    feed whose batches past the watermark published no row (adaptations of columns only, batches
+    whose changes reached none of its rows: its log's `published` is at or below the watermark)
+    is not pending: the refresh runs no plan over an empty range, and the watermark moves with
+    the next batch that reads -#}
 {% macro pending_inputs(view, inputs) %}
   {%- set pending = [] -%}
   {%- for alias in view['order'] -%}
     {%- set inp = inputs[alias] -%}
-    {%- set empty_batch = inp.get('empty_last') and inp['lo'] is not none and inp['hi'] == inp['lo'] + 1 -%}
-    {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) and not empty_batch -%}
+    {%- set nothing_published = inp.get('bound_by') == 'view' and inp['lo'] is not none
+                                and inp.get('published') is not none and inp['published'] <= inp['lo'] -%}
+    {%- if inp['hi'] is not none and (inp['lo'] is none or inp['hi'] > inp['lo']) and not nothing_published -%}
       {%- do pending.append(alias) -%}
     {%- endif -%}
   {%- endfor -%}
