@@ -357,8 +357,9 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     before a statement — the columns' ALTERs, the added column's fill, the stage, the apply, the
     commit — then rerun under the same declaration: the view equals its recomputation under the new
     one with the new columns (the added one's values too), its last batch is `adapted` (not a
-    rebuild), and its change feed, read under the new names, replays from the view as it was before
-    the run to the view after it (on the columns both have)."""
+    rebuild), its change feed, read under the new names, replays from the view as it was before
+    the run to the view after it (on the columns both have), and its SCD2 history, renamed with it,
+    keeps every version it held, its current ones the view's rows."""
     w = it.world
     select = ["--select", "cust", ADAPTING]
 
@@ -370,7 +371,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     def held(turn: int) -> tuple[list[str], dict[int, tuple], list[dict]]:
         name = "customer_name" if turn % 2 else "name"
         columns = [r[0] for r in it.sql(f"describe `{SCHEMA}`.`{ADAPTING}`") if r[0] and not r[0].startswith("#")]
-        rows = {r[0]: tuple(r[1:]) for r in it.sql(f"select cid, `{name}`, tier{', aid' if turn % 2 else ''} "
+        rows = {r[0]: tuple(r[1:]) for r in it.sql(f"select cid, `{name}`, tier{f', aid_{turn}' if turn % 2 else ''} "
                                                     f"from `{SCHEMA}`.`{ADAPTING}`")}
         cols = ["cid", name, "tier", "_pdelta_before", "_pdelta_type", "_pdelta_seq"]
         feed = [dict(zip(cols, r)) for r in it.sql(f"select {', '.join(f'`{c}`' for c in cols)} "
@@ -383,6 +384,34 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
                 r["_pdelta_before"]["name"] = r["_pdelta_before"].pop(name)
         return columns, rows, feed
 
+    # (cid, valid_from) -> (name, tier, valid_to) of every history version seen after a run
+    versions: dict[tuple[int, int], tuple] = {}
+
+    def check_history(turn: int, rows: dict[int, tuple], at: str) -> None:
+        """the history under the turn's names: current versions = the view's rows, no key's versions
+        overlapping, and every version seen before still there, its values kept (`aid` aside: the
+        current versions take the view's `aid_<turn>`) and closed at most once"""
+        name = "customer_name" if turn % 2 else "name"
+        history = it.sql(f"select cid, `{name}`, tier, {f'aid_{turn}' if turn % 2 else 'null'}, `_pdelta_valid_from`, "
+                         f"`_pdelta_valid_to`, `_pdelta_is_current` from `{SCHEMA}`.`{ADAPTING}__pdelta_history`")
+        current = {r[0]: r[1:3] + (r[3:4] if turn % 2 else ()) for r in history if r[6]}
+        assert len(current) == sum(r[6] for r in history), f"{at}: a key with two current versions"
+        assert current == rows, f"{at}: the history's current versions differ from the view"
+        by_key: dict[int, list[tuple]] = {}
+        for r in history:
+            assert (r[5] is None) == r[6], f"{at}: version {r}: is_current disagrees with valid_to"
+            by_key.setdefault(r[0], []).append((r[4], r[5]))
+        for cid, spans in by_key.items():
+            spans.sort(key=lambda span: span[0])
+            assert all(a[1] is not None and a[1] <= b[0] for a, b in zip(spans, spans[1:])), \
+                f"{at}: versions of {cid} overlap: {spans}"
+        now = {(r[0], r[4]): (r[1], r[2], r[5]) for r in history}
+        for version, (was_name, was_tier, was_to) in versions.items():
+            got = now.get(version)
+            assert got is not None and got[:2] == (was_name, was_tier) and was_to in (None, got[2]), \
+                f"{at}: history version {version} {(was_name, was_tier, was_to)} lost or changed: {got}"
+        versions.update(now)
+
     def run(turn: int, kill_at: int = 0, log: Path | None = None):
         return it.dbt("run", *select, "--vars", f"{{adapt_turn: {turn}}}", kill_at=kill_at, log=log)
 
@@ -390,6 +419,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     assert out.returncode == 0, out.stdout[-3000:]
     _, rows, _ = held(0)
     assert rows == expected(0)
+    check_history(0, rows, "first build")
     # three uninterrupted adapting runs: the first turns column mapping on, the second's statements are
     # the ones every later even run sends, the third's every later odd one's (those add `aid` and fill it)
     sent_by_turn = {}
@@ -399,11 +429,12 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
         assert run(turn, log=count_log).returncode == 0
         sent = sent_by_turn[turn] = [line.split("\t", 1)[1] for line in count_log.read_text().splitlines()]
         assert held(turn)[1] == expected(turn)
-        if turn == 1:
-            assert sum("columnmapping.mode" in text.lower() for text in sent) == 2, sent  # the view and its feed
+        check_history(turn, held(turn)[1], f"uninterrupted turn {turn}")
+        if turn == 1:  # the view, its feed and its history
+            assert sum("columnmapping.mode" in text.lower() for text in sent) == 3, sent
     sent, sent_odd = sent_by_turn[2], sent_by_turn[3]
     renames = [i + 1 for i, text in enumerate(sent) if text.startswith("alter table") and "rename column" in text]
-    assert len(renames) == 3, sent  # the view's column, the feed's, the feed's before-image field
+    assert len(renames) == 4, sent  # the view's column, the feed's, the feed's before-image field, the history's
     def marked_and_committed(statements: list[str]) -> tuple[int, int]:
         return (next(i + 1 for i, text in enumerate(statements) if "pdelta.adapting" in text),
                 next(i + 1 for i, text in enumerate(statements)
@@ -452,9 +483,10 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
             out = run(turn)
             assert out.returncode == 0, f"{at}: the rerun failed:\n" + out.stdout[-3000:]
         columns, rows, feed = held(turn)
-        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"] + (["aid"] if turn % 2 else []), \
+        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"] + ([f"aid_{turn}"] if turn % 2 else []), \
             f"{at}: columns {columns}"
         assert rows == expected(turn), f"{at}: the view differs from its recomputation"
+        check_history(turn, rows, at)
         modes = [r["mode"] for r in it.batch_log(ADAPTING)][logged:]
         if not revert:  # adapted, never rebuilt
             assert modes and modes[-1] == "adapted" and "full" not in modes, f"{at}: batches {modes}"

@@ -1,8 +1,9 @@
 """What a dimension view's full build keeps of its declaration (macros/engine/declaration_record.sql)
 and how a changed declaration is described (declaration_differences.sql): every change of what
 defines the view's rows gets another fingerprint and a phrase naming it; a change of technique
-alone does not count; a change of predicates and output columns dropped or renamed (on a Delta
-view without history), and only those, are adapted instead of rebuilt (declaration_adaptation.sql).
+alone does not count; a change of predicates and output columns added, dropped or renamed (on a
+Delta view, with SCD2 history or without), leaf relations removed or joined in, and only those, are
+adapted instead of rebuilt (declaration_adaptation.sql).
 Jinja through `dbt run-operation`: no Spark. The run that adapts,
 rebuilds or stops on such a change is tested in the local lane of make test."""
 from __future__ import annotations
@@ -101,6 +102,7 @@ ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "adde
            "predicate_and_column": {"a": "dropped"},
            "predicate_narrowed": {"a": "changed"}, "rename_and_predicate": {"a": "changed"},
            "relation_joined_as_filter": {"a": "kept"}, "relation_joined_with_predicate": {"a": "dropped"},
+           "relation_joined_in": {"a": "kept"},
            "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"}}
 # ... and the columns it adds, drops or renames in place (an added one: [name, relation, its column,
 # the output column before it])
@@ -114,9 +116,13 @@ COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "adde
                    "predicate_and_column": {"dropped": [], "renamed": [],
                                             "added": [["acountry", "a", "acountry", "acity"]]},
                    "columns_added_dropped_and_renamed": {"dropped": ["cname"], "renamed": [["acity", "city"]],
-                                                         "added": [["cphone", "c", "cphone", "caddr"]]}}
+                                                         "added": [["cphone", "c", "cphone", "caddr"]]},
+                   # a relation joined in with a column: the column filled from its state, along its join
+                   "relation_joined_in": {"dropped": [], "renamed": [], "added": [["nname", "n", "nname", "acity"]]}}
 # the leaves each adapted relation lost or gained, and the condition its disagreeing rows meet
-LEAVES = {"relation_joined_as_filter": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (coalesce((acountry "
+LEAVES = {"relation_joined_in": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (coalesce((acountry = 'DE'), "
+                                 "false) and exists (select 1 from nation_state as l where l.`nid` = x.`anation`))"),
+          "relation_joined_as_filter": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (coalesce((acountry "
                                         "= 'DE'), false) and exists (select 1 from nation_state as l where l.`nid` = "
                                         "x.`anation` and (nname <> 'X')))"),
           "relation_joined_with_predicate": ("a", [], ["n"], "(coalesce((acountry = 'DE'), false)) <> (true and exists "
@@ -129,9 +135,14 @@ STATES = {"a": {"state": "addr_state", "changes": "addr_feed", "consumed": 7},
           "n": {"state": "nation_state", "changes": None, "consumed": None},
           "r": {"state": "region_state", "changes": None, "consumed": None},
           "b": {"state": "addr_state", "changes": None, "consumed": None}}
-# the tables a column change is not adapted on: (apply options, the reason given)
-TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views only"),
-          "history": ({"format": "delta", "history": {"tracked": ["cname"]}}, "SCD2 history")}
+# tables a column change is adapted on or not: (apply options, the reason given, whether only columns added
+# are refused; reason none: adapted as anywhere). A history that holds the added columns from before (dropped
+# since) refuses them: a fill in place would overwrite what its current versions held
+TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views only", False),
+          "history": ({"format": "delta", "history": {"tracked": ["cname"]}}, None, False),
+          "history_holding": ({"format": "delta", "history": {"tracked": ["cname"]},
+                               "history_columns": ["cid", "cname", "acountry", "cphone", "nname"]},
+                              "columns added that the SCD2 history holds from before", True)}
 
 MACROS = """
 {% macro declaration_report(base, cases, tables, states) %}
@@ -194,11 +205,12 @@ def test_predicates_and_columns_added_dropped_or_renamed_are_adapted(report, cas
 
 @pytest.mark.parametrize("table", sorted(TABLES))
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_columns_change_in_place_on_delta_views_without_history_only(report, case, table):
+def test_columns_change_in_place_on_delta_views_only(report, case, table):
     adaptation = report[case][f"adaptation_{table}"]
-    if case in COLUMNS_ADAPTED:
+    _, reason, only_added = TABLES[table]
+    if case in COLUMNS_ADAPTED and reason is not None and (COLUMNS_ADAPTED[case]["added"] or not only_added):
         assert adaptation["adapt"] is None and adaptation["columns"] is None
-        assert TABLES[table][1] in adaptation["why"]
+        assert reason in adaptation["why"]
     else:  # the table does not matter to a change of predicates, nor to one not adapted anyway
         anywhere = report[case]["adaptation"]
         assert (adaptation["adapt"], adaptation["columns"]) == (anywhere["adapt"], anywhere["columns"])
@@ -230,9 +242,11 @@ def test_leaf_relations_removed_or_joined_in_read_their_states(report, case):
         assert (without_feed["adapt"], without_feed["columns"]) == (adaptation["adapt"], adaptation["columns"])
 
 
-def test_columns_added_from_a_relation_joined_in_rebuild(report):
-    why = report["relation_joined_in"]["adaptation"]["why"]
-    assert "columns added from a relation joined in (n): a relation is joined in as a filter only" in why
+def test_a_relation_joined_in_with_columns_is_a_filter_whose_columns_are_added(report):
+    adaptation = report["relation_joined_in"]["adaptation"]
+    assert adaptation["why"] is None and adaptation["joined"] == ["n"]
+    # without its state neither the filter nor the fill can be read: the view rebuilds, saying so
+    assert "are not available to read which rows it adds to" in report["relation_joined_in"]["adaptation_without_states"]["why"]
 
 
 def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(report):

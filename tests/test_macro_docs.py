@@ -68,3 +68,14 @@ def test_duplicate_keys_are_caught():
         assert "description" in str(e)
     else:
         raise AssertionError("a duplicate key went unnoticed")
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=["package", "integration_tests"])
+def test_arguments_are_what_dbt_accepts(project):
+    # dbt refuses the whole project over an argument with another property: in a YAML flow mapping an
+    # unquoted description with a comma becomes one (`description: a, or none` -> key `or none`)
+    with (project / "macros" / "macros.yml").open() as f:
+        macros = yaml.load(f, Loader=_NoDuplicates)["macros"]
+    extra = [(m["name"], sorted(set(a) - {"name", "type", "description"}))
+             for m in macros for a in m.get("arguments") or [] if set(a) - {"name", "type", "description"}]
+    assert extra == []

@@ -7,31 +7,41 @@
     fill_added_columns fills it. An added column takes the type of the state column it comes from
     (`states`: alias -> relation) and its declared place (after the column before it).
 
+    A view with SCD2 history (`history`: its history table, none without) adapts that table too,
+    and loses none of it: a dropped column stays in the history (the versions before the drop keep
+    their values, later versions hold NULL), a renamed one is renamed there too (every version keeps
+    its value under the new name; where the history holds that name already, from a column dropped
+    earlier, the old name stays with the older versions) and an added one is added (NULL in the
+    versions before it: fill_added_columns gives the current versions the view's values).
+
     Idempotent, for the run after a stop: a column that is already gone is not dropped again, a
     rename already made is not repeated and a column already there is not added (the tables'
     columns are read first, from their schemas: `select * ... where false` reads no row). A rename
     never takes a name the view had before (output_column_changes), so a later drop cannot hit a
     renamed column.
     Returns the names of the statements it ran. -#}
-{% macro adapt_view_columns(target, feed, columns, states=none) %}
+{% macro adapt_view_columns(target, feed, columns, states=none, history=none) %}
   {%- set q = adapter.quote -%}
   {%- set statements = [] -%}
   {%- set added = pdelta._added_column_definitions(columns.get('added', []), states) -%}
-  {%- for table in [target, feed] -%}
+  {%- for table in [target, feed] + ([history] if history is not none else []) -%}
     {%- set present = pdelta._column_names('select * from ' ~ table ~ ' where false') -%}
+    {#- the history keeps the columns the view drops, with the values of the versions before -#}
+    {%- set table_columns = columns if table != history
+                            else {'dropped': [], 'renamed': columns['renamed'], 'added': columns.get('added', [])} -%}
     {#- the feed's before-image fields: the view's attributes again -#}
     {%- set fields = pdelta._column_names('select `_pdelta_before`.* from ' ~ table ~ ' where false')
                      if table == feed else none -%}
     {%- set changes = [] -%}
     {%- set drops = [] -%}
-    {%- for name in columns['dropped'] -%}
+    {%- for name in table_columns['dropped'] -%}
       {%- if name | lower in present -%}{%- do drops.append(q(name)) -%}{%- endif -%}
       {%- if fields is not none and name | lower in fields -%}
         {%- do drops.append('`_pdelta_before`.' ~ q(name)) -%}
       {%- endif -%}
     {%- endfor -%}
     {%- if drops -%}{%- do changes.append('drop columns (' ~ drops | join(', ') ~ ')') -%}{%- endif -%}
-    {%- for pair in columns['renamed'] -%}
+    {%- for pair in table_columns['renamed'] -%}
       {%- if pair[0] | lower in present and pair[1] | lower not in present -%}
         {%- do changes.append('rename column ' ~ q(pair[0]) ~ ' to ' ~ q(pair[1])) -%}
       {%- endif -%}
@@ -43,8 +53,8 @@
     {%- set needs_mapping = changes | length > 0 -%}
     {#- the columns (and before-image fields) as the drops and renames above leave them, in order:
         where each added one goes -#}
-    {%- set order = pdelta._columns_after(present, columns) -%}
-    {%- set image = pdelta._columns_after(fields, columns) if fields is not none else none -%}
+    {%- set order = pdelta._columns_after(present, table_columns) -%}
+    {%- set image = pdelta._columns_after(fields, table_columns) if fields is not none else none -%}
     {%- set adds = [] -%}
     {%- for col in added -%}
       {%- set name = col['name'] | lower -%}
@@ -62,7 +72,7 @@
     {%- endfor -%}
     {%- if adds -%}{%- do changes.append('add columns (' ~ adds | join(', ') ~ ')') -%}{%- endif -%}
     {%- if changes -%}
-      {%- set role = 'view' if table == target else 'feed' -%}
+      {%- set role = 'view' if table == target else ('feed' if table == feed else 'history') -%}
       {%- if needs_mapping and pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') == 'none' -%}
         {%- call statement('column_mapping_' ~ role) -%}
           alter table {{ table }} set tblproperties ('delta.columnMapping.mode' = 'name')
@@ -84,11 +94,17 @@
     {name, type: the state column's, after: the output column before it or none} -#}
 {% macro _added_column_definitions(added, states) %}
   {%- set out = [] -%}
+  {%- set types_of = {} -%}
   {%- for col in added -%}
-    {%- set types = {} -%}
-    {%- for c in adapter.get_columns_in_relation(states[col[1]]) -%}
-      {%- do types.update({c.name | lower: c.dtype}) -%}
-    {%- endfor -%}
+    {%- if col[1] not in types_of -%}
+      {#- each state described once, however many columns come from it -#}
+      {%- set described = {} -%}
+      {%- for c in adapter.get_columns_in_relation(states[col[1]]) -%}
+        {%- do described.update({c.name | lower: c.dtype}) -%}
+      {%- endfor -%}
+      {%- do types_of.update({col[1]: described}) -%}
+    {%- endif -%}
+    {%- set types = types_of[col[1]] -%}
     {%- if col[2] | lower not in types -%}
       {{ exceptions.raise_compiler_error('pdelta: column ' ~ col[2] ~ ' of relation ' ~ col[1] ~ ' (' ~ states[col[1]]
                                          ~ ') is not in its state, so column ' ~ col[0] ~ ' cannot be added') }}

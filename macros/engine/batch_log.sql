@@ -79,7 +79,8 @@
     every new version costs snapshot jobs to read (~1 s here). The rows stay the definition
     (_scanned_log_state): the property is used only when it is at least as new as the staged
     batch beside the log, so a run stopped between a commit's row and its property, or a log
-    written before the property existed, is read from the rows. -#}
+    written before the property existed, is read from the rows; the declaration such a commit of
+    an adapting batch recorded is then the one its stage kept (stage_properties). -#}
 {% macro batch_log_state(batches, staged='read') %}
   {%- set props = pdelta._log_properties(batches) -%}
   {#- a state kept before it had `published` is read from the rows (and kept again by the next commit) -#}
@@ -90,6 +91,7 @@
     {%- set staged = pdelta.staged_batch(pdelta._log_stage(batches)) if staged == 'read' else staged -%}
     {%- if staged is none or staged['batch_id'] <= kept['last'] -%}{%- set state = kept -%}{%- endif -%}
   {%- endif -%}
+  {%- set scanned = state is none -%}
   {%- set state = pdelta._scanned_log_state(batches) if state is none else state -%}
   {#- the timed refreshes and rebuilds of the learned cost model, and the type of the view's first
       key column: hints kept beside the state, not part of it (the rows do not define them; losing
@@ -103,11 +105,19 @@
   {%- set built_with = props['declaration'] or {} -%}
   {%- set declaration = built_with
         if built_with.get('since_full') == state['last_full'] and built_with.get('fingerprint') else none -%}
+  {#- a commit stopped between its rows and its properties (the state read from the rows above): the
+      declaration an adapting batch committed is the one its stage kept, not the property's older one -#}
+  {%- if scanned and staged is mapping and staged['batch_id'] <= state['last'] -%}
+    {%- if 'declaration' not in staged -%}{%- do pdelta.staged_ranges(pdelta._log_stage(batches), staged) -%}{%- endif -%}
+    {%- if staged['declaration'] -%}{%- set declaration = staged['declaration'] -%}{%- endif -%}
+  {%- endif -%}
   {#- a run that changed the view's columns for a declaration (mark_adapting) and stopped before its
-      batch committed: the fingerprint of that declaration -#}
+      batch committed: the fingerprint of that declaration, and its output columns -#}
   {%- set adapting = props['adapting'] or {} -%}
-  {%- do state.update({'adapting': adapting.get('fingerprint')
-                                   if adapting.get('batch') == state['last'] + 1 else none}) -%}
+  {%- set stopped = adapting.get('batch') == state['last'] + 1 -%}
+  {%- do state.update({'adapting': adapting.get('fingerprint') if stopped else none,
+                       'adapting_output': adapting.get('output') if stopped else none,
+                       'adapting_history_columns': adapting.get('history_columns') if stopped else none}) -%}
   {#- the docs persist_view_docs last wrote on the view, with the full build they hold for -#}
   {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none,
                        'declaration': declaration, 'docs': props['docs']}) -%}
@@ -116,10 +126,13 @@
 
 {#- Marks the log, before a refresh changes its view's columns in place (adapt_view_columns), with the
     declaration it adapts to and the batch that will commit it: until that batch commits, a run
-    under another declaration must rebuild the view (its columns are no longer the recorded ones) -#}
-{% macro mark_adapting(batches, batch_id, declaration) %}
+    under another declaration must rebuild the view (its columns are no longer the recorded ones).
+    Kept with it: the declaration's output columns (a rebuild renames the history's columns from
+    them: history_renames) and the SCD2 history's columns before any change (adaptation_table). -#}
+{% macro mark_adapting(batches, batch_id, declaration, history_columns=none) %}
   {%- do pdelta.write_batch_log(batches, [], {'pdelta.adapting': pdelta.sql_literal(tojson(
-        {'v': 1, 'fingerprint': declaration['fingerprint'], 'batch': batch_id | int}))}) -%}
+        {'v': 1, 'fingerprint': declaration['fingerprint'], 'batch': batch_id | int,
+         'output': declaration['extent']['output'], 'history_columns': history_columns}))}) -%}
 {% endmacro %}
 
 {#- the state record_batch kept in the log's table property, or none (one metadata read); one kept

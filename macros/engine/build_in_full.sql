@@ -45,7 +45,12 @@
   {%- endif -%}
   {%- if opts['history'] -%}
     {%- if pdelta.relation_exists(history) -%}
-      {#- the history outlives a rebuild: the rebuild is one more batch of it -#}
+      {#- the history outlives a rebuild: the rebuild is one more batch of it, under the view's columns -#}
+      {%- if not keep_feed -%}
+        {%- do pdelta.add_history_columns(history, target, key, columns,
+                                          pdelta.history_renames(prior if prior is mapping else none, declaration)
+                                          if declaration is not none else []) -%}
+      {%- endif -%}
       {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
         {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
       {%- endfor -%}

@@ -16,22 +16,24 @@
     here, so a narrowing is not told from a rewrite, and both read the same rows.
 
     Output columns dropped or renamed (a relation column now output under another name): the
-    rows keep their values, so no state is read and no row is written. On a Delta view (one
-    without SCD2 history) the refresh drops and renames the columns of the view and of its change
-    feed (the feed's before-image fields too) in the table metadata (adapt_view_columns: Delta
-    column mapping), before its batch; the batch, with the pending changes and a changed
+    rows keep their values, so no state is read and no row is written. On a Delta view the refresh
+    drops and renames the columns of the view and of its change feed (the feed's before-image
+    fields too) in the table metadata (adapt_view_columns: Delta column mapping), before its batch;
+    an SCD2 history renames them too and keeps the dropped ones with their values; the batch, with
+    the pending changes and a changed
     predicate's rows, then runs as above and takes the new declaration in its commit.
 
-    Output columns added from a relation the view joins already: on a Delta view without history
-    the refresh adds them to the view and to its change feed (the before-image's fields too) in the
-    table metadata, then fills them in one statement that rewrites the view: its rows joined by
+    Output columns added from a relation the view joins already: on a Delta view the refresh adds
+    them to the view, to its change feed (the before-image's fields too) and to its SCD2 history,
+    if kept, in the table metadata, then fills them in one statement that rewrites the view: its rows joined by
     key to the states along the path from the root to that relation, no other state read
     (adapt_view_columns, fill_added_columns). The values are the states' at the bound; the rows a
     pending change reaches are recomputed by the batch as ever. The fill publishes nothing: views
-    downstream never read the new columns, and the feed's rows before the batch hold NULL in them.
+    downstream never read the new columns, and the feed's rows before the batch hold NULL in them,
+    as do the history's versions before the current ones (fill_history_columns).
 
     A leaf relation removed (no relation joined to it; its output columns dropped with it) or
-    joined in (a leaf with no output columns: a filter), with the rest of the joins as they were:
+    joined in (a leaf: a filter, with output columns or none), with the rest of the joins as they were:
     the rows of its parent's state that join a row of it (its predicate applied) pass the old
     declaration and not the new one, or the other way round; each parent relation's `disagree`
     condition compares the two with an EXISTS over that leaf's state (the states of the leaves
@@ -41,18 +43,19 @@
     rebuilds. A relation joined in has no watermark yet, and none of its feed rows is pending: the
     view never read them, and a row of its parent that joins a changed key of it either changes
     membership (the disagreement filter, reading its state as of the bound, finds it) or keeps
-    its row (no output column comes from it); the batch consumes its feed through the bound
-    (consume_joined_through_bound).
+    its row, whose columns from it, if any, are added and filled from its state as above; the batch
+    consumes its feed through the bound (consume_joined_through_bound).
 
-    Not adapted (the view rebuilds, as before): output columns added from a relation joined in
-    (a relation joined in with output columns), re-sourced (a name kept for another relation
-    column: every row's value changes) or reordered, the last attribute dropped, columns changed on a view that is not
-    Delta or keeps SCD2 history, a relation removed or joined in with relations joined to it, a
-    changed join, key, root, state or feed.
+    Not adapted (the view rebuilds, as before): output columns re-sourced (a name kept for another
+    relation column: every row's value changes) or reordered, the last attribute dropped, columns
+    changed on a view that is not Delta, a column added back that its SCD2 history holds from before,
+    a relation removed or joined in with relations joined to it, a changed join, key, root, state or
+    feed.
 
     built_with: the declaration_record the batch log kept (none: not kept); running: the current
-    one; table: the view's apply options (apply_options: its `format` and `history`), none to
-    leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
+    one; table: the view's apply options (apply_options: its `format` and `history`; with
+    `history_columns`, the lower-cased columns of its SCD2 history table: adaptation_table), none
+    to leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
     joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
     rebuilds). Returns {adapt: {alias: {old, new, change, removed, joined, disagree}} or none,
     columns: {dropped: [name], renamed: [[old, new]], added: [[name, alias, source column, the output
@@ -102,11 +105,6 @@
       {%- do added.append([o[0], o[1], o[2], now['output'][loop.index0 - 1][0] if not loop.first else none]) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set from_joined = added | map(attribute=1) | select('in', joined) | unique | list -%}
-  {%- if from_joined -%}
-    {%- do refused.append('columns added from a relation joined in (' ~ from_joined | join(', ')
-                          ~ '): a relation is joined in as a filter only') -%}
-  {%- endif -%}
   {%- if changes['resourced'] -%}
     {%- do refused.append('columns taken from another relation column (' ~ changes['resourced'] | join(', ')
                           ~ ') change every row') -%}
@@ -120,12 +118,18 @@
   {%- if columns and not attrs_now -%}
     {%- do refused.append('the view would keep its key only') -%}
   {%- endif -%}
+  {#- a column the SCD2 history holds from before (dropped from the view since): its current versions hold
+      the value they had then, which a fill in place would overwrite; a rebuild opens new versions where
+      the value changed instead -#}
+  {%- set history_columns = (table or {}).get('history_columns') or [] -%}
+  {%- set held_before = added | map(attribute=0) | map('lower') | select('in', history_columns) | list -%}
+  {%- if held_before -%}
+    {%- do refused.append('columns added that the SCD2 history holds from before (' ~ held_before | join(', ')
+                          ~ '): a rebuild opens new versions where their values changed') -%}
+  {%- endif -%}
   {%- if columns and table is not none and table['format'] != 'delta' -%}
     {%- do refused.append('columns are added, dropped or renamed in place on Delta views only (this one is '
                           ~ table['format'] ~ ')') -%}
-  {%- endif -%}
-  {%- if columns and table is not none and table['history'] -%}
-    {%- do refused.append('a view with SCD2 history rebuilds when its columns change') -%}
   {%- endif -%}
   {%- if refused -%}
     {%- do none_adapted.update({'why': refused | join('; ')}) -%}

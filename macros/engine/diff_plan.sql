@@ -88,20 +88,15 @@
   {%- do plan.append(pdelta.plan_term('v__affected', 'diff: the root keys whose view rows may change', [root ~ '__keys'], affected)) -%}
 
   {#- the view's SELECT from the affected root rows out: each step's small side broadcast -#}
-  {%- set ns = namespace(sql='') -%}
   {%- set on_root = [] -%}
   {%- for k in root_key -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
-  {%- set ns.sql = 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], inputs[root]['state']) ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
-  {%- for alias in view['order'][1:] -%}
-    {%- set j = rels[alias]['join'] -%}
-    {%- set on = [] -%}
-    {%- for p in j['on'] -%}{%- do on.append('k.' ~ q(j['to'] ~ '__' ~ p[0]) ~ ' = r.' ~ q(alias ~ '__' ~ p[1])) -%}{%- endfor -%}
-    {%- set ns.sql = 'select /*+ BROADCAST(k) */ k.*, r.* from (' ~ ns.sql ~ ') as k join ('
-          ~ pdelta._relation_rows(rels[alias], inputs[alias]['state']) ~ ') as r on ' ~ on | join(' and ') -%}
-  {%- endfor -%}
+  {%- set states = {} -%}
+  {%- for alias in view['order'] -%}{%- do states.update({alias: inputs[alias]['state']}) -%}{%- endfor -%}
+  {%- set affected_root = 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], states[root])
+                          ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
   {%- set new_rows -%}
     select {% for o in view['output'] %}{{ q(o[1] ~ '__' ~ o[2]) }} as {{ q(o[0]) }}{% if not loop.last %}, {% endif %}{% endfor %}
-    from ({{ ns.sql }}) as j
+    from ({{ pdelta._joined_down(view, states, affected_root, view['order'][1:], 'BROADCAST(k)') }}) as j
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states', ['v__affected'], new_rows)) -%}
 
@@ -126,6 +121,25 @@
         ['v__new_rows', 'v__old_rows'],
         pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out, compared))) -%}
   {{ return(plan) }}
+{% endmacro %}
+
+{#- `rows` (a root rows' query, columns named `<alias>__<column>`) joined by key to the rows of the
+    relations `aliases` (each joined to one before it), in the view's join order, `hint` (a join
+    hint such as BROADCAST(k), or none) on each join: the view's SELECT from those root rows out -#}
+{% macro _joined_down(view, states, rows, aliases, hint=none) %}
+  {%- set q = adapter.quote -%}
+  {%- set rels = view['relations'] -%}
+  {%- set joined = namespace(sql=rows) -%}
+  {%- for alias in view['order'][1:] if alias in aliases -%}
+    {%- set j = rels[alias]['join'] -%}
+    {%- set on = [] -%}
+    {%- for p in j['on'] -%}
+      {%- do on.append('k.' ~ q(j['to'] ~ '__' ~ p[0]) ~ ' = r.' ~ q(alias ~ '__' ~ p[1])) -%}
+    {%- endfor -%}
+    {%- set joined.sql = 'select ' ~ ('/*+ ' ~ hint ~ ' */ ' if hint else '') ~ 'k.*, r.* from (' ~ joined.sql
+          ~ ') as k join (' ~ pdelta._relation_rows(rels[alias], states[alias]) ~ ') as r on ' ~ on | join(' and ') -%}
+  {%- endfor -%}
+  {{ return(joined.sql) }}
 {% endmacro %}
 
 {#- a relation's rows as the view reads them: its predicate applied, its key and carried

@@ -8,8 +8,11 @@
     the warehouse logs `pdelta-progress: <step>` as it starts, which `pdelta explain` prints with
     the seconds elapsed (a dry run on a slow cluster takes minutes).
 
+    declaration_only: what the run does about the view's declaration alone (for `pdelta validate
+    --live`): the same record without the inputs' ranges, the cost model or the plan; no feed is read.
+
       dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
-{% macro explain_refresh(model_name) %}
+{% macro explain_refresh(model_name, declaration_only=false) %}
   {%- set nodes = [] -%}
   {%- for n in graph.nodes.values() if n.resource_type == 'model' and n.name == model_name -%}{%- do nodes.append(n) -%}{%- endfor -%}
   {%- if not nodes or nodes[0].config.materialized != 'dimension_view' -%}
@@ -35,7 +38,9 @@
   {#- a run that stopped after changing the view's columns for another declaration: the next one
       rebuilds (or stops: on_schema_change fail), whatever changed -#}
   {%- set stopped_adapting = built and blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
-  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts,
+  {%- set history = pdelta.meta_relation(this_rel, 'history') -%}
+  {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared,
+                                                     pdelta.adaptation_table(opts, history, blog, declared),
                                                      pdelta.adaptation_states(blog['declaration'], view, consumed))
                        if changed and refresh_opts['on_schema_change'] != 'fail' and not stopped_adapting
                        else {'adapt': none, 'columns': none, 'joined': [],
@@ -53,6 +58,27 @@
     {%- for col in columns['added'] if col[0] | lower not in present -%}
       {%- do held_as.update({col[0]: none}) -%}
     {%- endfor -%}
+  {%- endif -%}
+  {#- a view with SCD2 history whose new declaration gives a column another type: the run stops -#}
+  {%- set history_conflicts = pdelta.history_type_conflicts(history,
+                                                            pdelta.full_select_sql(view, pdelta.resolved_states(view)))
+        if built and opts['history'] and (blog['declaration'] is none
+                                          or blog['declaration']['fingerprint'] != declared['fingerprint'])
+           and pdelta.relation_exists(history) else [] -%}
+  {%- set history_stop = pdelta.history_type_change_phrase(history, history_conflicts)
+                         if history_conflicts else none -%}
+  {%- if declaration_only -%}
+    {%- set stopped_fail = stopped_adapting and refresh_opts['on_schema_change'] == 'fail' -%}
+    {{ log('pdelta-explain:' ~ tojson({
+        'model': model_name, 'relation': this_rel | string, 'built': built, 'declaration_changed': changed,
+        'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
+        'on_schema_change': refresh_opts['on_schema_change'], 'history': opts['history'] is not none,
+        'history_conflicts': history_stop,
+        'stops': [pdelta.stopped_adapting_phrase() ~ ' and on_schema_change is fail: run it with --full-refresh']
+                 if stopped_fail else [],
+        'rebuilt_inputs': [pdelta.stopped_adapting_phrase()] if stopped_adapting and not stopped_fail else []}),
+        info=true) }}
+    {{ return(none) }}
   {%- endif -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions,
@@ -94,13 +120,14 @@
   {%- endif -%}
   {%- set q = adapter.quote -%}
   {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
-  {#- (after a stopped adaptation the view's columns may not be the declaration's: the run rebuilds,
-      so no plan is dry-run) -#}
-  {%- set plan_kind = 'diff' if adapt or columns or stopped_adapting else refresh_opts['plan'] -%}
+  {#- (after a stopped adaptation, or under a declaration changed and not adapted, the view's columns
+      may not be the declaration's: the run rebuilds, or stops, so no plan is dry-run) -#}
+  {%- set no_refresh = stopped_adapting or history_stop or (changed and not adapt and not columns) -%}
+  {%- set plan_kind = 'diff' if adapt or columns or no_refresh else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {%- if plan_kind == 'diff' -%}
     {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as)
-                   if (pending or adapt) and not stopped_adapting else [] -%}
+                   if (pending or adapt) and not no_refresh else [] -%}
     {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if plan else '' -%}
   {%- else -%}
     {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
@@ -118,7 +145,8 @@
       'rebuilt_inputs': rebuilt_inputs,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
       'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
-      'on_schema_change': refresh_opts['on_schema_change']} -%}
+      'on_schema_change': refresh_opts['on_schema_change'], 'history': opts['history'] is not none,
+      'history_conflicts': history_stop} -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}

@@ -6,9 +6,10 @@
     after this recomputes it as ever.
 
     Idempotent (the run after a stop fills again from the states as they are then). `view`: the
-    normalized declaration the view adapts to; `states`: alias -> relation. Returns the names of
-    the statements it ran. -#}
-{% macro fill_added_columns(target, view, states, added) %}
+    normalized declaration the view adapts to; `states`: alias -> relation; `history`: the view's
+    SCD2 history table (none without), whose current versions then take the same values
+    (fill_history_columns). Returns the names of the statements it ran. -#}
+{% macro fill_added_columns(target, view, states, added, history=none) %}
   {%- if not added -%}{{ return([]) }}{%- endif -%}
   {%- set q = adapter.quote -%}
   {%- set rels = view['relations'] -%}
@@ -22,15 +23,7 @@
     {%- endfor -%}
   {%- endfor -%}
   {%- set root = view['root'] -%}
-  {%- set joined = namespace(sql='select * from (' ~ pdelta._relation_rows(rels[root], states[root]) ~ ') as r') -%}
-  {%- for alias in view['order'][1:] if alias in path -%}
-    {%- set on = [] -%}
-    {%- for p in rels[alias]['join']['on'] -%}
-      {%- do on.append('k.' ~ q(rels[alias]['join']['to'] ~ '__' ~ p[0]) ~ ' = r.' ~ q(alias ~ '__' ~ p[1])) -%}
-    {%- endfor -%}
-    {%- set joined.sql = 'select k.*, r.* from (' ~ joined.sql ~ ') as k join ('
-          ~ pdelta._relation_rows(rels[alias], states[alias]) ~ ') as r on ' ~ on | join(' and ') -%}
-  {%- endfor -%}
+  {%- set joined = pdelta._joined_down(view, states, pdelta._relation_rows(rels[root], states[root]), path) -%}
   {%- set values = [] -%}
   {%- set on_key = [] -%}
   {%- for k in rels[root]['key'] -%}
@@ -51,7 +44,11 @@
     insert overwrite table {{ target }}
     select {{ columns | join(', ') }}
     from {{ target }} as v
-    left join (select {{ values | join(', ') }} from ({{ joined.sql }}) as j) as f on {{ on_key | join(' and ') }}
+    left join (select {{ values | join(', ') }} from ({{ joined }}) as j) as f on {{ on_key | join(' and ') }}
   {%- endcall -%}
+  {%- if history is not none -%}
+    {%- set filled = pdelta.fill_history_columns(history, target, view['key'], added | map('first') | list) -%}
+    {{ return(['fill_added_columns', filled]) }}
+  {%- endif -%}
   {{ return(['fill_added_columns']) }}
 {% endmacro %}

@@ -75,7 +75,8 @@
             ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
             ~ ' it by itself).') }}
     {%- elif changed -%}
-      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, opts,
+      {%- set view_tables = pdelta.adaptation_table(opts, history, blog, declared) -%}
+      {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, view_tables,
                                                          pdelta.adaptation_states(blog['declaration'], view, consumed)) -%}
       {%- if adaptation['adapt'] is none and adaptation['columns'] is none -%}
         {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')
@@ -91,6 +92,11 @@
       {%- endif -%}
     {%- endif -%}
     {%- do why_full.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
+  {%- endif -%}
+  {#- a history that cannot take the new declaration's column types stops the run before it writes -#}
+  {%- if opts['history'] -%}
+    {%- do pdelta.refuse_history_type_change(model.name, history, sql,
+                                             blog['declaration'] if blog is not none else none, declared) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false) -%}
@@ -117,17 +123,6 @@
              ~ '): this batch adapts the view'
              ~ (', its columns added, dropped or renamed in place' if columns else '')
              ~ (', the rows where the old and new declaration disagree recomputed' if adapt else ''), info=true) }}
-    {%- endif -%}
-    {%- if columns -%}
-      {#- before the batch, which reads and writes the view under its new columns; the log says so
-          first, for a run after a stop in between -#}
-      {%- do pdelta.mark_adapting(batches, batch_id, declared) -%}
-      {%- do column_statements.append('record_batch_state') -%}
-      {%- set states = {} -%}
-      {%- for alias in view['order'] -%}{%- do states.update({alias: inputs[alias]['state']}) -%}{%- endfor -%}
-      {%- do column_statements.extend(pdelta.adapt_view_columns(target, feed, columns, states)) -%}
-      {#- added columns get their values before the batch, whose diff compares the rows it reaches -#}
-      {%- do column_statements.extend(pdelta.fill_added_columns(target, view, states, columns['added'])) -%}
     {%- endif -%}
     {%- set ranges = {} -%}
     {%- set staged_declaration = none -%}
@@ -169,12 +164,13 @@
       {%- set other_stops = pdelta.violations_by_action(violations)['stop']
                             | reject('in', rebuilt_feeds['violations']) | list -%}
       {%- if plain_rebuild -%}
-        {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch) -#}
+        {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch);
+            under changed columns it starts over, like any full build -#}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']}
                          if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
               [pdelta.rebuild_reason(choice) ~ '; readers of the change feed rebuild'], blog, timing, declared,
-              keep_feed=true) -%}
+              keep_feed=columns is none) -%}
         {%- set run_state.full = true -%}
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
@@ -190,6 +186,20 @@
         {%- set run_state.full = true -%}
       {%- else -%}
         {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
+        {%- if columns -%}
+          {#- after the cost model's choice and the feed contract's checks (a stop writes nothing), before
+              the batch, which reads and writes the view under its new columns; the log says so first,
+              for a run after a stop in between -#}
+          {%- do pdelta.mark_adapting(batches, batch_id, declared, view_tables.get('history_columns')) -%}
+          {%- do column_statements.append('record_batch_state') -%}
+          {%- set states = {} -%}
+          {%- for alias in view['order'] -%}{%- do states.update({alias: inputs[alias]['state']}) -%}{%- endfor -%}
+          {%- set kept_history = history if opts['history'] else none -%}
+          {%- do column_statements.extend(pdelta.adapt_view_columns(target, feed, columns, states, kept_history)) -%}
+          {#- added columns get their values before the batch, whose diff compares the rows it reaches -#}
+          {%- do column_statements.extend(pdelta.fill_added_columns(target, view, states, columns['added'],
+                                                                    kept_history)) -%}
+        {%- endif -%}
         {%- set pending = pdelta.pending_inputs(view, inputs) -%}
         {%- if bad_aliases -%}
           {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}

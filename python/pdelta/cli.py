@@ -244,6 +244,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"live {r.view}: pending rows " + ", ".join(f"{a} {n}" for a, n in st.get("pending", {}).items())
                   + (f"; foreign-key orphans " + ", ".join(f"{a} {n}" for a, n in st["orphans"].items()) if st.get("orphans") else "")
                   + (f" ({st['note']})" if st.get("note") else ""))
+            for line in (st.get("next_run") or {}).get("said", []):
+                print(f"    {line}")
         for name in selected:
             if name in analyses:
                 a = analyses[name]
@@ -284,9 +286,42 @@ def _live(args, project, views, progress):
             inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation,
                                            tuple(sorted(project.not_null(r.state))))
         batches = meta_relation_name(project.model_node(name).relation_name, "batches")
-        reports.append(check_view_live(view, inputs, batches, ex, args.sample,
-                                       progress=lambda step, name=name: progress(f"{name}: {step}")))
+        report = check_view_live(view, inputs, batches, ex, args.sample,
+                                 progress=lambda step, name=name: progress(f"{name}: {step}"))
+        report.violations.extend(_declaration_verdict(args, name, report, progress))
+        reports.append(report)
     return reports
+
+
+def _declaration_verdict(args, name: str, report, progress) -> list:
+    """What the next run does about the view's declaration, by the engine's own rules (explain_refresh's
+    declaration part, one dbt operation): kept in the report's stats; a run that would stop writing
+    nothing (on_schema_change: fail, a history that cannot take the new column types) is refused."""
+    from .declaration import Violation
+
+    if report.stats.get("batch_log") != "present":  # not built: its first run builds it in full
+        report.stats["next_run"] = {"mode": "build", "said": ["not built yet: the first run builds it in full"]}
+        return []
+    project_vars = _project_vars(args)
+    info = explain_next_refresh(*_dirs(args), args.target, name,
+                                ["--vars", json.dumps(project_vars)] if project_vars else [],
+                                progress=progress, declaration_only=True)
+    if info is None:
+        return [Violation(name, "declaration-change", "could not read what the next run does about the declaration "
+                          "(dbt run-operation pdelta.explain_refresh failed: see above)")]
+    if not info["built"]:
+        report.stats["next_run"] = {"mode": "build", "said": ["not built yet: the first run builds it in full"]}
+        return []
+    mode, lines, stops = next_run_verdict(info)
+    # a run that stopped while adapting to another declaration, under on_schema_change: fail
+    refused = list(info.get("stops") or [])
+    if stops:
+        refused.append(lines[0].removeprefix("the next refresh will STOP, writing nothing: "))
+    if refused:
+        mode, lines = "stop", [f"the next refresh will STOP, writing nothing: {why}" for why in refused]
+    report.stats["next_run"] = {"mode": mode, "said": lines}
+    return [Violation(name, "declaration-change", why, hint=f"the next run refuses this change: see `pdelta explain {name}`")
+            for why in refused]
 
 
 # -- explain -------------------------------------------------------------------------------------
@@ -425,46 +460,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         mode = "rebuild" if choice.get("mode") == "rebuild" else "incremental"
         doc["cost_model"] = describe_cost_choice(choice)
         say("  cost model: " + doc["cost_model"])
-        changed = info.get("declaration_changed") or []
-        if changed and info.get("on_schema_change") == "fail":
-            say("  the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
-                + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh")
-            rc = 1
-        elif changed and adapting and mode == "rebuild":
-            say("  the declaration changed since the view was built (" + "; ".join(changed) + "); the cost model's "
-                "rebuild takes the new one")
-        elif changed and adapting:
-            # declaration_adaptation: a changed predicate's disagreeing rows join the batch's keys; columns
-            # dropped or renamed change the tables' metadata only (adapt_view_columns), added ones are filled
-            # from their relation's state (fill_added_columns)
-            mode = "adapt"
-            say("  the next refresh ADAPTS the view in its batch (no rebuild; views downstream refresh from its feed): "
-                "the declaration changed since it was built (" + "; ".join(changed) + ")")
-            columns = info.get("column_adaptation") or {}
-            for name in columns.get("dropped", []):
-                say(f"    column {name}: dropped from the view and its feed in place "
-                    "(Delta column mapping, no row read)")
-            for old, new in columns.get("renamed", []):
-                say(f"    column {old}: renamed {new} in the view and its feed in place (no row read)")
-            for name, alias, source, _ in columns.get("added", []):
-                say(f"    column {name}: added to the view and its feed, filled from {alias}.{source} for every row "
-                    "the view holds (one rewrite of the view joining the states on its path from the root by key; "
-                    "nothing published)")
-            for alias, pred in (info.get("adaptation") or {}).items():
-                what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
-                what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]
-                what += [f"relation {leaf} joined in" for leaf in pred.get("joined") or []]
-                say(f"    {alias}: {', '.join(what)}; the rows of its state (x) where {pred['disagree']}"
-                    " are recomputed with the batch's keys")
-        elif changed:
-            mode = "rebuild"
-            say("  the next refresh REBUILDS the view in full (its feed starts over): the declaration changed since "
-                "the last full build (" + "; ".join(changed) + ")"
-                + (f"; not adapted: {info['not_adapted_because']}" if info.get("not_adapted_because") else ""))
-        elif info.get("rebuilt_inputs"):
-            mode = "rebuild"
-            say("  the next refresh REBUILDS the view in full (its feed starts over): "
-                + "; ".join(info["rebuilt_inputs"]))
+        mode, lines, stops = next_run_verdict(info, mode)
+        for line in lines:
+            say("  " + line)
+        rc = 1 if stops else rc
         if args.expect_mode is not None and args.expect_mode != mode:
             failed.append(f"pdelta explain: expected the next refresh to be {args.expect_mode}, it will be {mode}")
         if args.expect_emits is not None:
@@ -491,14 +490,72 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     return rc
 
 
+def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[str], bool]:
+    """What the next run does about the view's declaration and its inputs' full builds, from
+    explain_refresh's record (`mode`: the cost model's choice, rebuild or incremental): (mode —
+    adapt, rebuild, stop or the given one —, the lines that say so, whether the run stops writing
+    nothing). `pdelta explain` prints the lines; `pdelta validate --live` refuses a stop."""
+    lines: list[str] = []
+    changed = info.get("declaration_changed") or []
+    adapting = bool(info.get("adaptation") or info.get("column_adaptation"))
+    if info.get("history_conflicts"):
+        # history_type_conflicts (macros/engine/history_type_conflicts.sql): checked before anything is written
+        return "stop", [f"the next refresh will STOP, writing nothing: {info['history_conflicts']}"], True
+    if changed and info.get("on_schema_change") == "fail":
+        return "stop", ["the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
+                        + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh"], True
+    if changed and adapting and mode == "rebuild":
+        lines.append("the declaration changed since the view was built (" + "; ".join(changed) + "); the cost "
+                     "model's rebuild takes the new one")
+    elif changed and adapting:
+        # declaration_adaptation: a changed predicate's disagreeing rows join the batch's keys; columns
+        # dropped or renamed change the tables' metadata only (adapt_view_columns), added ones are filled
+        # from their relation's state (fill_added_columns)
+        mode = "adapt"
+        lines.append("the next refresh ADAPTS the view in its batch (no rebuild; views downstream refresh from its "
+                     "feed): the declaration changed since it was built (" + "; ".join(changed) + ")")
+        columns = info.get("column_adaptation") or {}
+        # an SCD2 history keeps a dropped column (its versions' values), renames and adds as the view does
+        history = info.get("history")
+        tables = "the view, its feed and its history" if history else "the view and its feed"
+        for name in columns.get("dropped", []):
+            lines.append(f"  column {name}: dropped from the view and its feed in place (Delta column mapping, no row "
+                         "read)" + ("; the history keeps it with its versions' values" if history else ""))
+        for old, new in columns.get("renamed", []):
+            lines.append(f"  column {old}: renamed {new} in {tables} in place (no row read)")
+        for name, alias, source, _ in columns.get("added", []):
+            lines.append(f"  column {name}: added to {tables}, filled from {alias}.{source} for every row the view "
+                         "holds (one rewrite of the view joining the states on its path from the root by key"
+                         + ("; the history's current versions take the same values" if history else "")
+                         + "; nothing published)")
+        for alias, pred in (info.get("adaptation") or {}).items():
+            what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
+            what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]
+            what += [f"relation {leaf} joined in" for leaf in pred.get("joined") or []]
+            lines.append(f"  {alias}: {', '.join(what)}; the rows of its state (x) where {pred['disagree']}"
+                         " are recomputed with the batch's keys")
+    elif changed:
+        mode = "rebuild"
+        lines.append("the next refresh REBUILDS the view in full (its feed starts over): the declaration changed "
+                     "since the last full build (" + "; ".join(changed) + ")"
+                     + (f"; not adapted: {info['not_adapted_because']}" if info.get("not_adapted_because") else ""))
+    elif info.get("rebuilt_inputs"):
+        mode = "rebuild"
+        lines.append("the next refresh REBUILDS the view in full (its feed starts over): "
+                     + "; ".join(info["rebuilt_inputs"]))
+    return mode, lines, False
+
+
 def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str | None, model: str,
-                         extra_args: list[str] | tuple[str, ...] = (), manifest=None, progress=None) -> dict | None:
+                         extra_args: list[str] | tuple[str, ...] = (), manifest=None, progress=None,
+                         declaration_only: bool = False) -> dict | None:
     """The next refresh of `model` as the engine would run it (macros/engine/explain_refresh.sql),
     with a dry run's six-set counts when the view is built; `extra_args` go to dbt (e.g. --vars).
     `manifest`: the one `pdelta explain` already parsed with the same vars (project.parse_manifest),
     so dbt does not parse the project a second time (~9 s here); the operation renders every macro
     with the run's own vars, so the parse's `pdelta_validate` does not reach it. `progress(step)`
-    is called as each of the operation's steps starts (its `pdelta-progress:` log lines)."""
+    is called as each of the operation's steps starts (its `pdelta-progress:` log lines).
+    `declaration_only`: what the run does about the view's declaration alone (no feed is scanned)."""
     from dbt.cli.main import dbtRunner
 
     from .spark import quiet_pyspark_logging
@@ -518,7 +575,8 @@ def explain_next_refresh(project_dir: Path, profiles: Path | None, target: str |
 
     # dbt prints its errors on stdout even under --quiet; with none they reach stderr through
     # `failures`, and stdout keeps explain's report alone (--format json)
-    cmd = ["run-operation", "pdelta.explain_refresh", "--args", json.dumps({"model_name": model}),
+    operation_args = {"model_name": model, **({"declaration_only": True} if declaration_only else {})}
+    cmd = ["run-operation", "pdelta.explain_refresh", "--args", json.dumps(operation_args),
            "--project-dir", str(project_dir), "--log-level", "none"]
     if profiles:
         cmd += ["--profiles-dir", str(profiles)]

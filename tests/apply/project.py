@@ -32,14 +32,19 @@ def small_declaration() -> dict:
 
 def adapting_declaration() -> str:
     """One relation whose declaration turns with var `adapt_turn` (Jinja: rendered by dbt): on odd
-    turns `name` is output as `customer_name`, `aid` is output too and the selection leaves out
+    turns `name` is output as `customer_name`, `aid` is output too (as `aid_<turn>`) and the selection leaves out
     silver instead of bronze, so every turn adapts the view (a column renamed, a column added or
-    dropped, a predicate changed) instead of rebuilding it."""
+    dropped, a predicate changed) instead of rebuilding it. It keeps SCD2 history, which adapts
+    with it (renamed and added there too, each `aid_<turn>` kept when dropped)."""
     even = small_declaration()
     odd = json.loads(json.dumps(even))
-    odd["relations"]["c"].update(columns=["cid", {"customer_name": "name"}, "tier", "aid"], where="tier <> 'silver'")
-    return (f"{{%- set view = {json.dumps(odd)} if var('adapt_turn', 0) % 2 else {json.dumps(even)} -%}}\n"
-            "{{ config(materialized='dimension_view', pdelta=view) }}\n{{ pdelta.dimension_view(view) }}\n")
+    # `aid` under a name of the turn's (aid_1, aid_3, ...): each odd turn adds a column its history never held
+    odd["relations"]["c"].update(columns=["cid", {"customer_name": "name"}, "tier", {"aid_TURN": "aid"}],
+                                 where="tier <> 'silver'")
+    odd_text = json.dumps(odd).replace('"aid_TURN"', "('aid_' ~ var('adapt_turn', 0))")
+    return (f"{{%- set view = {odd_text} if var('adapt_turn', 0) % 2 else {json.dumps(even)} -%}}\n"
+            "{{ config(materialized='dimension_view', pdelta=view, pdelta_history='scd2') }}\n"
+            "{{ pdelta.dimension_view(view) }}\n")
 
 
 ADAPTING = "dim1_adapting"
