@@ -37,6 +37,9 @@ CASES = {
     "unknown_entry": (
         {"root": "c", "relations": {"c": {**GOOD_C, "group_by": ["name"]}, "a": GOOD_A}},
         "relation `c`: unknown entry `group_by`"),
+    "bad_containment": (
+        {"root": "c", "relations": {"c": GOOD_C, "a": {**GOOD_A, "containment": "most"}}},
+        "relation `a`: `containment` is one of equal, subset, superset"),
     "unknown_root": (
         {"root": "z", "relations": {"c": GOOD_C}},
         "root `z` is not one of the declared relations"),

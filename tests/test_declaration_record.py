@@ -26,8 +26,30 @@ BASE = {
 }
 
 
-def variant(change) -> dict:
-    decl = copy.deepcopy(BASE)
+# the base of the cases below the root: Nation joined to Addr, whose join column Addr outputs (or not)
+BELOW_ROOT = copy.deepcopy(BASE)
+BELOW_ROOT["relations"]["a"]["columns"] = ["acity", "anation"]
+BELOW_ROOT["relations"]["n"] = {"state": "nation", "changes": "nation_changes", "key": ["nid"],
+                                "join": {"to": "a", "on": {"anation": "nid"}}, "columns": ["nname"]}
+BELOW_ROOT_UNLOCATED = copy.deepcopy(BELOW_ROOT)
+BELOW_ROOT_UNLOCATED["relations"]["a"]["columns"] = ["acity"]
+# the cases built from another base than BASE
+BASES = {"leaf_replaced_below_root": BELOW_ROOT, "leaf_replaced_below_root_unlocated": BELOW_ROOT_UNLOCATED}
+# Addr's replacement: another table and feed, its key and columns named otherwise
+REPLACEMENT = {"state": "addr_v2", "changes": "addr_v2_changes", "key": ["address_id"],
+               "join": {"to": "c", "on": {"caddr": "address_id"}}, "columns": [{"acity": "city"}],
+               "where": "country = 'DE'"}
+# the leaf each replacement case replaces
+REPLACEMENT_OF = {"relation_replaced": "a", "relation_replaced_state_only": "a",
+                  "relation_replaced_join_column_dropped": "a", "leaf_replaced_below_root": "n"}
+REPLACED_PHRASES = ["column acity now comes from a.city (was a.acity)",
+                    "a: predicate \"acountry = 'DE'\" -> \"country = 'DE'\"",
+                    'a: join {"to": "c", "on": [["caddr", "aid"]]} -> {"to": "c", "on": [["caddr", "address_id"]]}',
+                    'a: key ["aid"] -> ["address_id"]', 'a: state "addr" -> "addr_v2"']
+
+
+def variant(change, base=None) -> dict:
+    decl = copy.deepcopy(base or BASE)
     change(decl)
     return decl
 
@@ -91,6 +113,34 @@ CASES = {
     "relation_removed_and_renamed": (variant(lambda d: (d["relations"].pop("a"), d["relations"]["c"].update(
         columns=["cid", {"name": "cname"}, "caddr"]))),
                                      ["columns dropped: acity", "column cname renamed name", "relation a removed"]),
+    # Addr moved to another table, its key and columns renamed there (the view's names kept), its predicate
+    # rewritten for them: a leaf replaced, its new rows a subset of the old ones
+    "relation_replaced": (variant(lambda d: d["relations"]["a"].update(REPLACEMENT, containment="subset")),
+                          REPLACED_PHRASES + ['a: change feed "addr_changes" -> "addr_v2_changes"']),
+    # ... its state only (the feed kept: its watermark too), no containment declared
+    "relation_replaced_state_only": (variant(lambda d: d["relations"]["a"].update(state="addr_v2")),
+                                     ['a: state "addr" -> "addr_v2"']),
+    # ... with the parent's join column no longer output: the root's state gives it
+    "relation_replaced_join_column_dropped": (
+        variant(lambda d: (d["relations"]["a"].update(REPLACEMENT, containment="equal"),
+                           d["relations"]["c"]["columns"].remove("caddr"))),
+        ["columns dropped: caddr"] + REPLACED_PHRASES + ['a: change feed "addr_changes" -> "addr_v2_changes"']),
+    "relation_replaced_with_child": (variant(lambda d: (
+        d["relations"]["a"].update(state="addr_v2"),
+        d["relations"].update(n={"state": "nation", "changes": "nation_changes", "key": ["nid"],
+                                 "join": {"to": "a", "on": {"anation": "nid"}}}))),
+        ["relation n joined in", 'a: state "addr" -> "addr_v2"']),
+    "relation_replaced_join_changed": (variant(lambda d: d["relations"]["a"].update(
+        state="addr_v2", join={"to": "c", "on": {"cname": "aid"}})),
+        ['a: join {"to": "c", "on": [["caddr", "aid"]]} -> {"to": "c", "on": [["cname", "aid"]]}',
+         'a: state "addr" -> "addr_v2"']),
+    "root_replaced": (variant(lambda d: d["relations"]["c"].update(state="cust_v2")), ['c: state "cust" -> "cust_v2"']),
+    # below the root: Nation replaced under an Addr that outputs the column it joins Nation on, and one that does not
+    "leaf_replaced_below_root": (variant(lambda d: d["relations"]["n"].update(state="nation_v2"), BELOW_ROOT),
+                                 ['n: state "nation" -> "nation_v2"']),
+    "leaf_replaced_below_root_unlocated": (
+        variant(lambda d: d["relations"]["n"].update(state="nation_v2"), BELOW_ROOT_UNLOCATED),
+        ['n: state "nation" -> "nation_v2"']),
     "relation_removed_join_changed": (variant(lambda d: (d["relations"].pop("a"), d["relations"].update(b={
         "state": "addr", "changes": "addr_changes", "key": ["aid"], "join": {"to": "c", "on": {"caddr": "aid"}},
         "columns": ["acity"]}))),
@@ -103,7 +153,9 @@ ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "adde
            "predicate_narrowed": {"a": "changed"}, "rename_and_predicate": {"a": "changed"},
            "relation_joined_as_filter": {"a": "kept"}, "relation_joined_with_predicate": {"a": "dropped"},
            "relation_joined_in": {"a": "kept"},
-           "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"}}
+           "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"},
+           "relation_replaced": {"c": "kept"}, "relation_replaced_state_only": {"c": "kept"},
+           "relation_replaced_join_column_dropped": {"c": "kept"}, "leaf_replaced_below_root": {"a": "kept"}}
 # ... and the columns it adds, drops or renames in place (an added one: [name, relation, its column,
 # the output column before it])
 COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "added": []},
@@ -112,6 +164,7 @@ COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "adde
                    "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
                    "relation_removed": {"dropped": ["acity"], "renamed": [], "added": []},
                    "relation_removed_and_renamed": {"dropped": ["acity"], "renamed": [["cname", "name"]], "added": []},
+                   "relation_replaced_join_column_dropped": {"dropped": ["caddr"], "renamed": [], "added": []},
                    "column_added": {"dropped": [], "renamed": [], "added": [["acountry", "a", "acountry", "acity"]]},
                    "predicate_and_column": {"dropped": [], "renamed": [],
                                             "added": [["acountry", "a", "acountry", "acity"]]},
@@ -130,9 +183,10 @@ LEAVES = {"relation_joined_in": ("a", [], ["n"], "(coalesce((acountry = 'DE'), f
           "relation_removed": ("c", ["a"], [], "(true and exists (select 1 from addr_state as l where l.`aid` = "
                                "x.`caddr` and (acountry = 'DE'))) <> (true) or exists (select 1 from addr_feed as l "
                                "where l.`aid` = x.`caddr` and l.`_pdelta_seq` > 7)")}
-# the states of the relations removed or joined in, as adaptation_states gives them
+# the states of the relations removed, joined in or replaced, as adaptation_states gives them (a replaced
+# one's feed and watermark are its old relation's; a relation joined in has neither)
 STATES = {"a": {"state": "addr_state", "changes": "addr_feed", "consumed": 7},
-          "n": {"state": "nation_state", "changes": None, "consumed": None},
+          "n": {"state": "nation_state", "changes": "nation_feed", "consumed": 3},
           "r": {"state": "region_state", "changes": None, "consumed": None},
           "b": {"state": "addr_state", "changes": None, "consumed": None}}
 # tables a column change is adapted on or not: (apply options, the reason given, whether only columns added
@@ -145,12 +199,13 @@ TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views on
                               "columns added that the SCD2 history holds from before", True)}
 
 MACROS = """
-{% macro declaration_report(base, cases, tables, states) %}
-  {%- set built = pdelta.declaration_record(pdelta.normalize_declaration(base, 'v')) -%}
+{% macro declaration_report(base, cases, tables, states, bases) %}
   {%- set without_feed = fromjson(tojson(states)) -%}
   {%- do without_feed['a'].update({'changes': none}) -%}
+  {%- do without_feed['n'].update({'changes': none}) -%}
   {%- set out = {} -%}
   {%- for name, decl in cases.items() -%}
+    {%- set built = pdelta.declaration_record(pdelta.normalize_declaration(bases.get(name, base), 'v')) -%}
     {%- set now = pdelta.declaration_record(pdelta.normalize_declaration(decl, 'v')) -%}
     {#- the record as the batch log gives it back: through JSON -#}
     {%- do out.update({name: {'same_fingerprint': now['fingerprint'] == built['fingerprint'],
@@ -175,7 +230,7 @@ def report(tmp_path_factory):
     d = macro_project(tmp_path_factory.mktemp("declaration"), "declaration_it", MACROS)
     res, logged = run_operation(d, "declaration_report", {"base": BASE, "cases": {k: v[0] for k, v in CASES.items()},
                                                           "tables": {k: v[0] for k, v in TABLES.items()},
-                                                          "states": STATES})
+                                                          "states": STATES, "bases": BASES})
     assert res.success, res.exception
     return json.loads(next(m for m in logged if m.startswith("DECLARATION_REPORT ")).split(" ", 1)[1])
 
@@ -217,7 +272,48 @@ def test_columns_change_in_place_on_delta_views_only(report, case, table):
         assert (adaptation["why"] or "").startswith(anywhere["why"] or "")
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+# the leaves replaced: case -> (parent, containment, sides with the old feed readable, compare, fk_out, the
+# disagreement with the old feed readable, `joined`); without the old feed, both sides and no disagreement
+ADDR_FEED_CHANGED = "exists (select 1 from addr_feed as l where l.`aid` = x.`caddr` and l.`_pdelta_seq` > 7)"
+REPLACED = {"relation_replaced": ("c", "subset", ["delete"], [["acity", "city"]], ["caddr"], ADDR_FEED_CHANGED, ["a"]),
+            "relation_replaced_state_only": ("c", None, ["delete", "insert"], [["acity", "acity"]], ["caddr"], None,
+                                             []),
+            "relation_replaced_join_column_dropped": ("c", "equal", [], [["acity", "city"]], None, ADDR_FEED_CHANGED,
+                                                      ["a"]),
+            "leaf_replaced_below_root": ("a", None, ["delete", "insert"], [["nname", "nname"]], ["anation"], None, [])}
+# replacements the next refresh does not adapt, and why
+NOT_REPLACED = {"relation_replaced_with_child": "relation a is replaced with relations joined to it (n)",
+                "relation_replaced_join_changed": "this one changes more",
+                "root_replaced": "this one changes more",
+                "leaf_replaced_below_root_unlocated": "it outputs the columns its parent a joins it on"}
+
+
+@pytest.mark.parametrize("case", sorted(REPLACED))
+def test_a_leaf_replaced_is_found_from_the_view_and_its_replacement(report, case):
+    parent, containment, sides, compare, fk_out, disagree, joined = REPLACED[case]
+    leaf = REPLACEMENT_OF[case]
+    adaptation = report[case]["adaptation"]
+    assert adaptation["why"] is None and adaptation["joined"] == joined
+    entry = adaptation["adapt"][parent]
+    swap, = entry["replaced"]
+    assert (swap["leaf"], swap["containment"], swap["sides"], swap["compare"], swap["fk_out"]) == \
+        (leaf, containment, sides, compare, fk_out)
+    assert entry["disagree"] == disagree and entry["removed"] == entry["joined"] == []
+    # the replaced relation's feed gone: both sides, nothing read of it, whatever the containment
+    without_feed = report[case]["adaptation_without_feed"]["adapt"][parent]
+    assert without_feed["replaced"][0]["sides"] == ["delete", "insert"] and without_feed["disagree"] is None
+    # what it replaces not known at all: rebuilt, saying so
+    assert f"what relation {leaf} replaces is not known" in report[case]["adaptation_without_states"]["why"]
+
+
+@pytest.mark.parametrize("case", sorted(NOT_REPLACED))
+def test_replacements_the_view_cannot_locate_rebuild(report, case):
+    adaptation = report[case]["adaptation"]
+    assert adaptation["adapt"] is None and adaptation["columns"] is None
+    assert NOT_REPLACED[case] in adaptation["why"]
+
+
+@pytest.mark.parametrize("case", sorted(set(CASES) - set(REPLACED) - set(NOT_REPLACED)))
 def test_leaf_relations_removed_or_joined_in_read_their_states(report, case):
     adaptation = report[case]["adaptation"]
     if case in LEAVES:

@@ -41,6 +41,16 @@ UNJOINED = DECL_CHANGED + ", paper_reshape: unjoined"
 FILTERED = DECL_CHANGED + ", paper_reshape: filtered"
 # ... then ACity output again: a column added from Addr, which the view joins already
 WIDENED = DECL_CHANGED + ", paper_reshape: widened"
+# ... then ACountry output again too, under a cost model (pdelta_rebuild_ratio) that counts the fill of an added
+# column as the whole view reached: a plain rebuild instead of the fill and its batch
+RESTORED = DECL_CHANGED + ", paper_reshape: restored, pdelta_rebuild_ratio: 0.9"
+# paper_d_replaced's Addr replaced by paper_addr_moved (its columns named otherwise there), declared equal ...
+REPLACED_EQUAL = "{paper_stage: new, paper_replace: equal"
+# ... then by paper_addr_moved_west (no Dresden), declared a subset ...
+REPLACED_SUBSET = "{paper_stage: new, paper_replace: subset"
+# ... then, with paper_addr_moved_west and its feed gone, by paper_addr_moved again, declared a superset, with
+# CAddr no longer output
+REPLACED_SUPERSET = "{paper_stage: new, paper_replace: superset"
 # Cust's feed gains a column after its mirror was built: on_schema_change: fail stops the mirror,
 # otherwise it rebuilds with the column (NULL where only the snapshot, taken before it, has the row)
 FEED_GAINED = "{paper_stage: new, paper_feed_column: true"
@@ -184,6 +194,42 @@ def lane_commands(target: str) -> list[str]:
         f"! run {t} --vars '{WIDENED}, paper_history_retype: true}}' --select paper_d_reshaped_history"
         " :: cannot take the new declaration's column types",
         f"test {t} --vars '{WIDENED}}}' --select paper_d_reshaped_history",
+        f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Aachen}}'",
+        # ACountry added back, with Adam's move back pending: the model rebuilds, the view equals its recomputation
+        f"pdelta explain paper_d_reshaped {t} --vars '{RESTORED}}}' --expect-mode rebuild"
+        " :: columns added: their fill would rewrite every row of the view first",
+        f"run {t} --vars '{RESTORED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed"
+        " :: columns added: their fill would rewrite every row of the view first",
+        f"test {t} --vars '{RESTORED}}}' --select paper_d_reshaped",
+        # Addr replaced (issue #19, the paper's relation replacement): Adam moves to Bonn in Addr, unread by
+        # paper_d_replaced; Addr's replacement, declared equal, is not read beyond the view rows that join a key
+        # Addr's feed changed since the view consumed it (Adam's: an upd)
+        f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Bonn}}'",
+        f"pdelta explain paper_d_replaced {t} --vars '{REPLACED_EQUAL}}}' --expect-mode adapt --expect-emits upd"
+        " :: relation a replaced (paper_addr -> paper_addr_moved) :: recomputed: nothing else"
+        " (containment equal declared, the replaced relation's feed readable",
+        f"run {t} --vars '{REPLACED_EQUAL}}}' --select paper_d_replaced paper_d_replaced_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_replaced,"
+        " expected: [cid, cname, caddr, acity, acountry], key: [cid], counts: {upd: 1}}'",
+        f"test {t} --vars '{REPLACED_EQUAL}}}' --select paper_d_replaced",
+        # a subset without Dresden: the view rows it does not match leave (Bob's and Dave's), read from the view
+        f"pdelta explain paper_d_replaced {t} --vars '{REPLACED_SUBSET}}}' --expect-mode adapt --expect-emits del"
+        " :: recomputed: the view rows its replacement does not match (read from the view)",
+        f"run {t} --vars '{REPLACED_SUBSET}}}' --select paper_d_replaced paper_d_replaced_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_replaced,"
+        " expected: [cid, cname, caddr, acity, acountry], key: [cid], counts: {del: 2}}'",
+        f"test {t} --vars '{REPLACED_SUBSET}}}' --select paper_d_replaced",
+        # the replaced relation gone, state and feed: both sides, from the view, Cust's state and the replacement
+        # (CAddr dropped in the same batch: each view row's address comes from Cust); Dresden's rows come back
+        f"run-operation paper_drop_view {t} --args '{{model_name: paper_addr_moved_west_changes}}'",
+        f"run-operation paper_drop_view {t} --args '{{model_name: paper_addr_moved_west}}'",
+        f"pdelta explain paper_d_replaced {t} --vars '{REPLACED_SUPERSET}}}' --expect-mode adapt --expect-emits ins"
+        " :: the view rows its replacement does not match (read from the view and the root's state)"
+        " :: the rows of c that join the replacement and no view row (the replaced relation's feed is gone)",
+        f"run {t} --vars '{REPLACED_SUPERSET}}}' --select paper_d_replaced paper_d_replaced_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_replaced,"
+        " expected: [cid, cname, acity, acountry], key: [cid], counts: {ins: 2}}'",
+        f"test {t} --vars '{REPLACED_SUPERSET}}}' --select paper_d_replaced",
         f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Aachen}}'",
         f"run-operation assert_persisted_docs {t} --args '{{model_name: paper_d_diff}}'",
         f"run-operation paper_feed_fault {t} --args '{{kind: null_seq}}'",

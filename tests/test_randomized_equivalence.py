@@ -40,10 +40,10 @@ import pytest
 
 from pdelta.declaration import normalize
 from pdelta.flags import analyze
-from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, output_columns,
-                                view_model, write_project)
-from randomized.scenarios import (KEY_BASE, World, make_shapes, recompute, recompute_chained, redraw_columns,
-                                  redraw_predicates, remove_leaf)
+from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, moved_model,
+                                output_columns, view_model, write_project)
+from randomized.scenarios import (KEY_BASE, World, declare_containments, make_shapes, recompute, recompute_chained,
+                                  redraw_columns, redraw_predicates, remove_leaf, replace_leaf)
 
 pytestmark = pytest.mark.spark  # every test here runs Spark (make test-fast leaves them out)
 
@@ -352,7 +352,9 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
     widened, replaced; at least one per shape) and its output columns changed (one dropped and
     another added, one renamed, or one renamed and one dropped, by turns; every third shape also
-    loses a leaf relation, where one can go), with a batch of changes pending too. Each first view
+    loses a leaf relation, where one can go, and every other third has one replaced by a renamed
+    view of its relation, maybe filtered, declaring a containment that holds or none), with a batch
+    of changes pending too. Each first view
     adapts in its next refresh (its batch log says `adapted`: not rebuilt), has exactly the new
     columns, and equals recomputation under the new declaration (an added column's values
     included); the batch replayed onto the old view (its columns dropped and renamed) gives the
@@ -364,9 +366,12 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     for turn, shape in enumerate(h.shapes):
         kind = ("both", "drop", "rename")[turn % 3]
         columns_changed, renamed_from[shape.name] = redraw_columns(shape, adapt_rng, kind)
-        # every third shape also loses a leaf relation, before its predicates are redrawn
+        # every third shape also loses a leaf relation, and every other third has one replaced by another
+        # relation (the paper's relation replacement), before its predicates are redrawn
         removed = remove_leaf(shape, adapt_rng) if kind == "rename" else []
-        redrawn[shape.name] = redraw_predicates(shape, adapt_rng) + columns_changed + removed
+        replaced = replace_leaf(shape, adapt_rng) if kind == "drop" else []
+        redrawn[shape.name] = (redraw_predicates(shape, adapt_rng) + columns_changed + removed + replaced
+                               + declare_containments(shape, adapt_rng))
     write_project(h.project, ROOT, h.shapes)
     # the rows the views held, as the new declarations name and keep their columns (an added column,
     # filled in place and published by no change, is left out of the replay)
@@ -379,7 +384,10 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     feeds_in = {s.name: h.worlds[s.name].step() for s in h.shapes}
     h.write_states()
     h.append_changes(feeds_in)
-    h.dbt("run", "--threads", "2", "--select", *[m for _, m, _, _ in views_of(h)])
+    # the views, and the replacements the replaced relations' views read (dbt views over their relations)
+    replacements = [moved_model(s, a) + suffix for s in h.shapes for a in s.aliases if a.replaced
+                    for suffix in ("", "__changes")]
+    h.dbt("run", "--threads", "2", "--select", *[m for _, m, _, _ in views_of(h)], *replacements)
     data_tests = ["batch_log_state_kept", "dimension_view_keys_unique"]
     assert sorted(r.node.name for r in h.dbt("test", "--select", *data_tests).result) == data_tests
     checked = [(model, cols) for _, model, cols, _ in views_of(h)]
@@ -414,6 +422,7 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     assert any(p.endswith(" dropped") for p in phrases) and any(" renamed " in p for p in phrases), phrases
     if not ONLY_SHAPES:  # columns added, leaf relations removed (the rows their join left out coming in)
         assert any(p.endswith(" added") for p in phrases), phrases
-        assert any(p.startswith("relation ") for p in phrases), phrases
+        assert any(p.startswith("relation ") and p.endswith(" removed") for p in phrases), phrases
+        assert any(" replaced by " in p for p in phrases), phrases
     # the redrawn predicates admit and drop rows: both must have happened
     assert {"ins", "del"} <= set(kinds), kinds

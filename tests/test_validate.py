@@ -85,6 +85,8 @@ CATALOGUE = {
                               "output `n` is the expression `count(acity)`"),
     "bad_window_predicate": (view(a={**A, "where": "row_number() over (order by aid) = 1"}), "window", "a",
                              "uses a window function"),
+    "bad_containment": (view(a={**A, "containment": "most"}), "declaration", "a",
+                        "`containment` is one of equal, subset, superset"),
     "bad_state_not_found": (view(a={**A, "state": "addr_nowhere"}), "state", "a",
                             "state 'addr_nowhere' is not a model, seed or source"),
     "bad_duplicate_output": (view(a={**A, "columns": {"cname": "acity"}}), "output-unique", "a",
@@ -123,6 +125,7 @@ VALID = {
     "good_rules_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                         "pdelta_plan='rules') }}\n{{ pdelta.dimension_view(v) }}\n"),
     "good_composite_join": view(a2=A2),
+    "good_containment": view(a={**A, "containment": "subset"}),
     # an SP view: every change of a log-based feed applies from the view alone
     "good_self_maintainable": ("{%- set v = " + json.dumps({"root": "c", "relations": {"c": C}}) + " -%}\n"
                                "{{ config(materialized='dimension_view', pdelta=v, pdelta_self_maintainable=true) }}\n"

@@ -27,8 +27,7 @@
   {%- for table in [target, feed] + ([history] if history is not none else []) -%}
     {%- set present = pdelta._column_names('select * from ' ~ table ~ ' where false') -%}
     {#- the history keeps the columns the view drops, with the values of the versions before -#}
-    {%- set table_columns = columns if table != history
-                            else {'dropped': [], 'renamed': columns['renamed'], 'added': columns.get('added', [])} -%}
+    {%- set table_columns = columns if table != history else {'dropped': [], 'renamed': columns['renamed']} -%}
     {#- the feed's before-image fields: the view's attributes again -#}
     {%- set fields = pdelta._column_names('select `_pdelta_before`.* from ' ~ table ~ ' where false')
                      if table == feed else none -%}
@@ -73,12 +72,7 @@
     {%- if adds -%}{%- do changes.append('add columns (' ~ adds | join(', ') ~ ')') -%}{%- endif -%}
     {%- if changes -%}
       {%- set role = 'view' if table == target else ('feed' if table == feed else 'history') -%}
-      {%- if needs_mapping and pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') == 'none' -%}
-        {%- call statement('column_mapping_' ~ role) -%}
-          alter table {{ table }} set tblproperties ('delta.columnMapping.mode' = 'name')
-        {%- endcall -%}
-        {%- do statements.append('column_mapping_' ~ role) -%}
-      {%- endif -%}
+      {%- if needs_mapping -%}{%- do statements.extend(pdelta._column_mapping_on(table, role)) -%}{%- endif -%}
       {%- for change in changes -%}
         {%- call statement('adapt_columns_' ~ role ~ '_' ~ loop.index) -%}
           alter table {{ table }} {{ change }}
@@ -122,6 +116,19 @@
   {%- set out = [] -%}
   {%- for name in names if name not in dropped -%}{%- do out.append(new_name.get(name, name)) -%}{%- endfor -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- Delta drops and renames a table's columns only under column mapping: sets it (mode name, a
+    metadata commit) on a table that has no mode yet. Returns the statement names it ran (none or
+    `column_mapping_<role>`). -#}
+{% macro _column_mapping_on(table, role) %}
+  {%- if pdelta.table_properties(table).get('delta.columnMapping.mode', 'none') != 'none' -%}
+    {{ return([]) }}
+  {%- endif -%}
+  {%- call statement('column_mapping_' ~ role) -%}
+    alter table {{ table }} set tblproperties ('delta.columnMapping.mode' = 'name')
+  {%- endcall -%}
+  {{ return(['column_mapping_' ~ role]) }}
 {% endmacro %}
 
 {#- where ADD COLUMNS puts a column: after `after`, or first -#}

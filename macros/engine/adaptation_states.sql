@@ -4,7 +4,10 @@
     snapshot name, {ref: name}, [source, table] or {source: [source, table]}); `consumed` is its
     watermark (`consumed`: the batch log's, built_watermarks). One joined in is resolved like any
     input (its state only). A relation whose state dbt does not know or that does not exist is left
-    out, and a removed one's feed is none where it cannot be read: the view then rebuilds, saying so. -#}
+    out, and a removed one's feed is none where it cannot be read: the view then rebuilds, saying so.
+    A relation replaced (its state or feed changed under its alias, declaration_adaptation) gets the
+    replaced relation's feed and watermark (`changes` none where that feed is gone) and `state` none:
+    its state is never read. -#}
 {% macro adaptation_states(built_with, view, consumed) %}
   {%- set out = {} -%}
   {%- if built_with is none -%}{{ return(out) }}{%- endif -%}
@@ -17,6 +20,12 @@
       {%- do out.update({alias: {'state': state, 'consumed': consumed.get(alias),
                                  'changes': changes if readable else none}}) -%}
     {%- endif -%}
+  {%- endfor -%}
+  {%- for alias in pdelta.replaced_relations(built_with['extent'], view) -%}
+    {%- set changes = pdelta._recorded_relation(built[alias]['changes']) -%}
+    {%- set readable = changes is not none and pdelta.relation_exists(changes) -%}
+    {%- do out.update({alias: {'state': none, 'consumed': consumed.get(alias), 'changes': changes if readable else none,
+                               'replaced': true}}) -%}
   {%- endfor -%}
   {%- for alias, r in view['relations'].items() if alias not in built -%}
     {%- set state = pdelta.resolve_relation(r['state']) -%}
@@ -37,4 +46,21 @@
   {%- if node is none -%}{{ return(none) }}{%- endif -%}
   {{ return(api.Relation.create(database=node.database, schema=node.schema,
                                 identifier=node.identifier if node.resource_type == 'source' else node.alias)) }}
+{% endmacro %}
+
+{#- A relation whose change feed the declaration replaced (replaced_relations, feeds_only) has no
+    watermark in its new feed: its entries in `consumed` and `positions` (built_watermarks'), which
+    are the replaced feed's, are taken out, in place, so the run reads the new feed like one joined
+    in (from its bound on). Returns the watermarks as the batch log has them, which
+    adaptation_states reads for the replaced feed. blog: batch_log_state or none; view: normalized. -#}
+{% macro without_replaced_feeds(blog, view, consumed, positions) %}
+  {%- set built_consumed = {} -%}
+  {%- do built_consumed.update(consumed) -%}
+  {%- if blog is not none and blog['declaration'] -%}
+    {%- for alias in pdelta.replaced_relations(blog['declaration']['extent'], view, feeds_only=true) -%}
+      {%- do consumed.pop(alias, none) -%}
+      {%- do positions.pop(alias, none) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return(built_consumed) }}
 {% endmacro %}

@@ -25,6 +25,12 @@
     predicted rebuild is faster than the predicted refresh. Until both have been timed at
     least once (the first build times a rebuild), it refreshes.
 
+    A batch that adapts the view to columns added rewrites every row first (fill_added_columns:
+    about a rebuild's cost), so the whole view counts as reached on top of the batch's changes:
+    with r < 1 such a run rebuilds, and the learned model compares the same. Only under `reset`
+    (below): a plain rebuild builds the new columns with the rest and fills nothing, while a
+    rebuild under `diff` fills them first like the adaptation, so the fill costs both the same.
+
     The inputs are cheap to get: a run chooses before it reads any feed row, from one statement
     that counts each state and each user's feed (Delta answers count(*) of a table from its log)
     less the rows the batch log recorded at or below the watermark (estimated_pending_sql), and
@@ -43,7 +49,8 @@
                        batch, so views downstream keep refreshing from an exact feed. Costs one
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
-{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none) %}
+{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none, rewrites_view=false,
+                             target=none, held_as=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
       costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned'.
       pending: the aliases with rows in (lo, hi], or none before the users' feeds were scanned
@@ -51,18 +58,31 @@
       are then estimated (estimated_pending_sql) and those without any left out.
       adapt: the predicates a batch adapts (declaration_adaptation): the rows of a relation's
       state where its old and new predicates disagree count as pending rows of it (one count of
-      the state with that filter in the same statement) -#}
+      the state with that filter in the same statement).
+      rewrites_view: the batch rewrites every row of the view first (columns added, filled by
+      fill_added_columns before it): the whole view counts as reached, on top of what the batch
+      reaches, since the fill costs about a rebuild (it reads and writes every row); under
+      pdelta_rebuild_feed reset only, whose plain rebuild fills nothing.
+      target, held_as: the view and its columns (diff_plan's held_as), for the key queries of the
+      leaves an adapting batch replaces (replacement_key_queries): the rows they find count as
+      pending rows of their relation (one count each, in the same statement) -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
   {%- set off = r is none and not opts['learned'] -%}
+  {#- a rebuild under `diff` fills the added columns too (its batch is the difference from the view) -#}
+  {%- set rewrites_view = rewrites_view and feed == 'reset' -%}
   {%- set adapt = adapt or {} -%}
-  {%- if off or (pending is not none and not pending and not adapt) -%}
+  {%- if off or (pending is not none and not pending and not adapt and not rewrites_view) -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if off else 'nothing pending'}) }}
   {%- endif -%}
   {%- set root = view['root'] -%}
   {%- set parts = [] -%}
   {%- set scanned = {} -%}
-  {%- set candidates = view['order'] if pending is none else pending + (adapt.keys() | reject('in', pending) | list) -%}
+  {%- set replacement = pdelta.replacement_key_queries(view, inputs, target, adapt, held_as)
+                        if target is not none else {} -%}
+  {%- set candidates = view['order'] if pending is none
+                       else pending + ((adapt.keys() | list) + (replacement.keys() | list)) | unique
+                                      | reject('in', pending) | list -%}
   {%- for alias in candidates -%}
     {%- set inp = inputs[alias] -%}
     {%- set scanned_rows = pdelta.scanned_pending_rows(inp) -%}
@@ -79,8 +99,12 @@
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
-    {%- set disagree_sql = '(select count(*) from ' ~ inp['state'] ~ ' as x where ' ~ adapt[alias]['disagree'] ~ ')'
-                           if alias in adapt else '0' -%}
+    {%- set adapted_rows = ['(select count(*) from ' ~ inp['state'] ~ ' as x where ' ~ adapt[alias]['disagree'] ~ ')']
+                           if alias in adapt and adapt[alias]['disagree'] else [] -%}
+    {%- for sql in replacement.get(alias, []) -%}
+      {%- do adapted_rows.append('(select count(*) from (' ~ sql ~ '))') -%}
+    {%- endfor -%}
+    {%- set disagree_sql = adapted_rows | join(' + ') or '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
                         ~ "(select count(*) from " ~ inp['state'] ~ ") as s, " ~ disagree_sql ~ " as d") -%}
   {%- endfor -%}
@@ -97,9 +121,10 @@
     {%- set ns.f = ns.f + pending_count / ([row[2] | int, 1] | max) -%}
     {%- set ns.pending = ns.pending + pending_count -%}
   {%- endfor -%}
-  {%- if ns.pending == 0 -%}
+  {%- if ns.pending == 0 and not rewrites_view -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'nothing pending', 'counts': counts}) }}
   {%- endif -%}
+  {%- if rewrites_view -%}{%- set ns.f = ns.f + 1.0 -%}{%- endif -%}
   {%- if opts['learned'] -%}
     {%- set view_rows = counts[root]['state'] if root in counts else none -%}
     {%- set reached = ns.f * (view_rows or 0) -%}
@@ -107,12 +132,13 @@
     {%- set timed = predicted['refresh'] is not none and predicted['rebuild'] is not none -%}
     {{ return({'mode': 'rebuild' if timed and predicted['rebuild'] < predicted['refresh'] else 'refresh',
                'feed': feed, 'fraction': ns.f, 'ratio': 'learned', 'predicted': predicted, 'counts': counts,
-               'reached': reached, 'view_rows': view_rows,
+               'reached': reached, 'view_rows': view_rows, 'rewrites_view': rewrites_view,
                'reason': none if timed else 'learning: no ' ~ ('refresh' if predicted['refresh'] is none else 'rebuild') ~ ' of this view timed yet'}) }}
   {%- endif -%}
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
-             'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts}) }}
+             'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts,
+             'rewrites_view': rewrites_view}) }}
 {% endmacro %}
 
 {#- An input's pending rows as SQL, before its feed was scanned (refresh_cost_choice with pending
@@ -229,11 +255,15 @@
 
 {#- why the cost model chose a rebuild, for the run's log line -#}
 {% macro rebuild_reason(choice) %}
+  {%- set filled = ' (columns added: their fill would rewrite every row of the view first)'
+                   if choice.get('rewrites_view') else '' -%}
   {%- if choice['ratio'] == 'learned' -%}
     {{ return('a rebuild is predicted to take ' ~ (choice['predicted']['rebuild'] | round(1)) ~ ' s, a refresh '
-              ~ (choice['predicted']['refresh'] | round(1)) ~ ' s (pdelta_rebuild_ratio: learned, from the timed runs of this view)') }}
+              ~ (choice['predicted']['refresh'] | round(1)) ~ ' s' ~ filled
+              ~ ' (pdelta_rebuild_ratio: learned, from the timed runs of this view)') }}
   {%- endif -%}
-  {{ return('the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view > pdelta_rebuild_ratio ' ~ choice['ratio']) }}
+  {{ return('the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view' ~ filled
+            ~ ' > pdelta_rebuild_ratio ' ~ choice['ratio']) }}
 {% endmacro %}
 
 {#- seconds since `started` (a datetime from modules.datetime), rounded to ms -#}

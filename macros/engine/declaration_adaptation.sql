@@ -46,24 +46,54 @@
     its row, whose columns from it, if any, are added and filled from its state as above; the batch
     consumes its feed through the bound (consume_joined_through_bound).
 
+    A leaf relation replaced: its state (and change feed) changed under its alias, as when a source
+    moves to another table, with its join from the same parent columns (its key and columns may
+    have other names: its output columns keep theirs, and take their values from the columns the
+    new declaration names; the paper's relation replacement, with the replaced relation's state
+    never read, so it may be gone). The batch recomputes the view rows where the replacement's rows
+    (its predicate applied) give another answer than the view holds, found from the view and the
+    replacement alone (diff_plan's replacement terms):
+      delete side: the view rows whose columns from the leaf no row of the replacement matches by
+                   the parent's join columns (read from the view where it outputs them, the
+                   paper's inclusion assumption, else from the root's state when the leaf joins the
+                   root): rows that leave or change;
+      insert side: the parent's rows that join a row of the replacement and no row of the view
+                   (the root's rows not in the view; another parent's rows whose join columns no
+                   view row holds): rows that may come in.
+    The relation's declared `containment` (equal, subset or superset: the replacement's rows, as
+    the view uses them, are those of the replaced relation, some of them, or more; the paper's PC
+    constraints) spares a side where the replaced relation's feed can still be read: subset needs
+    the delete side only, superset the insert side only, equal neither, and the parent rows that
+    join a key changed in the replaced relation's feed since the view consumed it are recomputed
+    too (the view holds the replaced relation as of its watermark, the containment is of its rows
+    now). Without a containment, or without that feed, both sides run, and need nothing else.
+    A new change feed starts with no watermark, like a relation joined in (`joined`).
+
     Not adapted (the view rebuilds, as before): output columns re-sourced (a name kept for another
     relation column: every row's value changes) or reordered, the last attribute dropped, columns
     changed on a view that is not Delta, a column added back that its SCD2 history holds from before,
-    a relation removed or joined in with relations joined to it, a changed join, key, root, state or
-    feed.
+    a relation removed, joined in or replaced with relations joined to it, a relation replaced whose
+    rows the view cannot locate (its parent is not the root, and the view does not output the
+    parent's join columns), a changed join, key, the root, or the root's state or feed.
 
     built_with: the declaration_record the batch log kept (none: not kept); running: the current
     one; table: the view's apply options (apply_options: its `format` and `history`; with
     `history_columns`, the lower-cased columns of its SCD2 history table: adaptation_table), none
     to leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
     joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
-    rebuilds). Returns {adapt: {alias: {old, new, change, removed, joined, disagree}} or none,
+    rebuilds; a replaced one: adaptation_states, `changes` none where its feed is gone; the
+    containment comes from `running`'s). Returns {adapt: {alias: {old, new, change, removed, joined,
+    replaced, disagree}} or none,
     columns: {dropped: [name], renamed: [[old, new]], added: [[name, alias, source column, the output
     column before it or none]]} or none, joined: [alias], why: the reason
     when adapt and columns are none and the declarations differ}; `change` is what happened to the
     relation's own predicate (added, dropped, changed, kept), `removed` / `joined` the leaves
-    removed from it or joined to it, and `disagree` the SQL condition on its state's rows (aliased
-    `x`) that holds where the old and new declaration disagree on whether the row joins the view. -#}
+    removed from it or joined to it, `replaced` its leaves replaced ({leaf, old, new: the states as
+    recorded, containment, sides: delete and/or insert, fk_out: the view's columns holding the join
+    columns or none, compare: [[output column, the replacement's column]]}), and `disagree` the SQL
+    condition on its state's rows (aliased `x`) that holds where the old and new declaration disagree
+    on whether the row joins the view, or none. `joined` also lists the relations replaced with a new
+    change feed. -#}
 {% macro declaration_adaptation(built_with, running, table=none, states=none) %}
   {%- set none_adapted = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if built_with is none -%}{{ return(none_adapted) }}{%- endif -%}
@@ -71,11 +101,12 @@
   {%- set removed = built['relations'].keys() | reject('in', now['relations']) | list -%}
   {%- set joined = now['relations'].keys() | reject('in', built['relations']) | list -%}
   {%- set kept = built['relations'].keys() | select('in', now['relations']) | list -%}
-  {%- if pdelta._rows_defined(built, kept) != pdelta._rows_defined(now, kept) -%}
+  {%- set replaced = pdelta.replaced_relations(built, now) -%}
+  {%- if pdelta._rows_defined(built, kept, replaced) != pdelta._rows_defined(now, kept, replaced) -%}
     {%- do none_adapted.update({'why': 'a change of predicates, output columns added, dropped or renamed and leaf'
-                                       ~ ' relations removed or joined in are adapted, and this one changes more'
-                                       ~ ' (joins, keys,'
-                                       ~ ' the root, states or feeds)'}) -%}
+                                       ~ ' relations removed, joined in or replaced are adapted, and this one changes'
+                                       ~ ' more (joins, keys,'
+                                       ~ ' the root, its state or feed)'}) -%}
     {{ return(none_adapted) }}
   {%- endif -%}
   {%- set refused = [] -%}
@@ -95,7 +126,31 @@
                             ~ ('it removes from' if alias in removed else 'it adds to') ~ ' the view') -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set changes = pdelta.output_column_changes(built['output'], now['output']) -%}
+  {%- for alias in replaced -%}
+    {%- set below = pdelta._children(built, alias) + pdelta._children(now, alias) -%}
+    {%- set parent = now['relations'][alias]['join']['to'] -%}
+    {%- if below -%}
+      {%- do refused.append('relation ' ~ alias ~ ' is replaced with relations joined to it ('
+                            ~ below | unique | join(', ') ~ '): a leaf relation is replaced at a time') -%}
+    {%- elif (states or {}).get(alias) is none -%}
+      {%- do refused.append('what relation ' ~ alias ~ ' replaces is not known') -%}
+    {%- elif parent != now['root'] and pdelta._join_columns_output(built, now, alias) is none -%}
+      {%- do refused.append('relation ' ~ alias ~ ' is replaced, and the view can find the rows it reaches only'
+                            ~ ' where it outputs the columns its parent ' ~ parent ~ ' joins it on or that parent'
+                            ~ ' is the root') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {#- a replaced relation's output columns keep their names and take their values from the replacement's columns
+      the new declaration names: not re-sourced -#}
+  {%- set built_output = [] -%}
+  {%- for b in built['output'] -%}
+    {%- set source = namespace(column=b[2]) -%}
+    {%- for o in now['output'] if b[1] in replaced and o[1] == b[1] and o[0] | lower == b[0] | lower -%}
+      {%- set source.column = o[2] -%}
+    {%- endfor -%}
+    {%- do built_output.append([b[0], b[1], source.column]) -%}
+  {%- endfor -%}
+  {%- set changes = pdelta.output_column_changes(built_output, now['output']) -%}
   {%- set attrs_now = now['output'] | map('first') | reject('in', now['key']) | list -%}
   {#- an added column is filled from the state of the relation it comes from, joined along the view's
       path to each row: that relation must be one the view joined already -#}
@@ -136,11 +191,14 @@
     {{ return(none_adapted) }}
   {%- endif -%}
   {%- set adapt = {} -%}
-  {%- for alias in kept -%}
+  {%- set added_names = added | map('first') | list -%}
+  {#- a replaced relation's own predicate is the replacement's: its sides read it -#}
+  {%- for alias in kept if alias not in replaced -%}
     {%- set old, new = built['relations'][alias]['where'], now['relations'][alias]['where'] -%}
     {%- set gone = removed | select('in', pdelta._children(built, alias)) | list -%}
     {%- set came = joined | select('in', pdelta._children(now, alias)) | list -%}
-    {%- if old != new or gone or came -%}
+    {%- set swapped = replaced | select('in', pdelta._children(now, alias)) | list -%}
+    {%- if old != new or gone or came or swapped -%}
       {%- set old_passes = [pdelta._passes(old)] -%}
       {%- set leaf_changed = [] -%}
       {%- for leaf in gone -%}
@@ -154,13 +212,69 @@
       {%- for leaf in came -%}
         {%- do new_passes.append(pdelta._joins_leaf(now['relations'][leaf], states[leaf]['state'])) -%}
       {%- endfor -%}
-      {%- do adapt.update({alias: {'old': old, 'new': new, 'removed': gone, 'joined': came,
+      {%- set replacements = [] -%}
+      {%- for leaf in swapped -%}
+        {%- set containment = (running.get('containment') or {}).get(leaf) -%}
+        {%- set old_feed = states[leaf]['changes'] -%}
+        {#- the containment holds of the replaced relation as it is now: the view holds it as of its
+            watermark, so the rows joining a key changed since are recomputed; without its feed, both sides -#}
+        {%- set sides = {'equal': [], 'subset': ['delete'], 'superset': ['insert']}[containment]
+                        if containment and old_feed is not none else ['delete', 'insert'] -%}
+        {%- if containment and old_feed is not none -%}
+          {%- do leaf_changed.append(pdelta._references_changed_leaf_key(
+                built['relations'][leaf], old_feed, states[leaf]['consumed'])) -%}
+        {%- endif -%}
+        {%- set compare = [] -%}
+        {%- for o in now['output'] if o[1] == leaf and o[0] not in added_names -%}
+          {%- do compare.append([o[0], o[2]]) -%}
+        {%- endfor -%}
+        {%- do replacements.append({'leaf': leaf, 'old': built['relations'][leaf]['state'],
+              'new': now['relations'][leaf]['state'], 'containment': containment, 'sides': sides,
+              'fk_out': pdelta._join_columns_output(built, now, leaf), 'compare': compare}) -%}
+      {%- endfor -%}
+      {%- set disagree = (['(' ~ old_passes | join(' and ') ~ ') <> (' ~ new_passes | join(' and ') ~ ')']
+                          if old != new or gone or came else []) + leaf_changed -%}
+      {%- do adapt.update({alias: {'old': old, 'new': new, 'removed': gone, 'joined': came, 'replaced': replacements,
             'change': 'kept' if old == new else ('added' if not old else ('dropped' if not new else 'changed')),
-            'disagree': (['(' ~ old_passes | join(' and ') ~ ') <> (' ~ new_passes | join(' and ') ~ ')']
-                         + leaf_changed) | join(' or ')}}) -%}
+            'disagree': disagree | join(' or ') if disagree else none}}) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return({'adapt': adapt or none, 'columns': columns, 'joined': joined, 'why': none}) }}
+  {#- a replacement's new feed is read from its bound on, like a relation joined in -#}
+  {{ return({'adapt': adapt or none, 'columns': columns,
+             'joined': joined + pdelta.replaced_relations(built, now, feeds_only=true), 'why': none}) }}
+{% endmacro %}
+
+{#- The relations a declaration replaces: the aliases of `now` (a declaration_record's extent or a
+    normalized declaration) that `built` (the extent the view was built with) joins too, but the root,
+    whose state or change feed changed (feeds_only: whose change feed changed; its watermark is the
+    replaced feed's). -#}
+{% macro replaced_relations(built, now, feeds_only=false) %}
+  {%- set out = [] -%}
+  {%- for alias, r in now['relations'].items() if alias in built['relations'] and alias != now['root'] -%}
+    {%- set b = built['relations'][alias] -%}
+    {%- if (r['changes'] | string) != b['changes'] or (not feeds_only and (r['state'] | string) != b['state']) -%}
+      {%- do out.append(alias) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- the output columns that hold, in the view under both declarations, the columns a replaced
+    relation's parent joins it on (in the join's order), or none where one is not output -#}
+{% macro _join_columns_output(built, now, alias) %}
+  {%- set j = now['relations'][alias]['join'] -%}
+  {%- set out = [] -%}
+  {%- for pair in j['on'] -%}
+    {%- set found = [] -%}
+    {%- for o in now['output'] if o[1] == j['to'] and o[2] == pair[0] -%}
+      {%- for b in built['output'] if b[0] == o[0] and b[1] == o[1] and b[2] == o[2] -%}
+        {%- do found.append(o[0]) -%}
+      {%- endfor -%}
+    {%- endfor -%}
+    {%- if not found -%}{{ return(none) }}{%- endif -%}
+    {%- do out.append(found[0]) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- the aliases joined to `alias` in a declaration_record's extent -#}
@@ -197,15 +311,19 @@
 {% endmacro %}
 
 {#- a declaration_record's extent without what adaptation handles (each relation's predicate and
-    output columns, the view's output list; the relations not in `aliases`), as JSON: what must
-    stay for the view to be adapted -#}
-{% macro _rows_defined(extent, aliases) %}
+    output columns, the view's output list; the relations not in `aliases`; of the relations
+    `replaced`, all but the parent and its join columns), as JSON: what must stay for the view to be
+    adapted -#}
+{% macro _rows_defined(extent, aliases, replaced=[]) %}
   {%- set relations = {} -%}
   {%- for alias, r in extent['relations'].items() if alias in aliases -%}
     {%- set kept = {} -%}
     {%- for part, value in r.items() if part not in ['where', 'columns'] -%}
       {%- do kept.update({part: value}) -%}
     {%- endfor -%}
+    {%- if alias in replaced -%}
+      {%- set kept = {'join': {'to': r['join']['to'], 'from': r['join']['on'] | map('first') | list}} -%}
+    {%- endif -%}
     {%- do relations.update({alias: kept}) -%}
   {%- endfor -%}
   {%- set rest = {} -%}

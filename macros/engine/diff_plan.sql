@@ -34,6 +34,10 @@
     them (the view held them under the old one, and a key whose path no pending row reaches joins
     the same rows under both).
 
+    A leaf replaced (adapt's `replaced`) adds keys from its sides (replacement_key_queries): the
+    root's keys of the view rows its replacement does not match, the parent's keys of rows that join
+    the replacement and no view row.
+
     held_as: {output column: the view's column that holds it} for columns a batch renames that the
     view does not have under their new names yet (`pdelta explain` before the run: only the run
     renames them, adapt_view_columns); none for a column the run adds that the view does not have
@@ -48,6 +52,7 @@
   {%- set rels = view['relations'] -%}
   {%- set plan = [] -%}
   {%- set has_keys = [] -%}
+  {%- set replacement_keys = pdelta.replacement_key_queries(view, inputs, target, adapt, held_as) -%}
   {#- leaves first: the reverse of the join order puts every child before its parent -#}
   {%- for alias in view['order'] | reverse -%}
     {%- set r = rels[alias] -%}
@@ -57,10 +62,11 @@
       {%- do parts.append('select ' ~ pdelta._cols(r['key']) ~ ' from ('
             ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
     {%- endif -%}
-    {%- if alias in adapt -%}
+    {%- if alias in adapt and adapt[alias]['disagree'] -%}
       {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ inputs[alias]['state']
             ~ ' as x where ' ~ adapt[alias]['disagree']) -%}
     {%- endif -%}
+    {%- do parts.extend(replacement_keys.get(alias, [])) -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
       {%- set on = [] -%}
       {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
@@ -72,7 +78,9 @@
       {%- do has_keys.append(alias) -%}
       {%- do plan.append(pdelta.plan_term(alias ~ '__keys',
             'diff: keys of `' ~ alias ~ '` the batch reaches (pending feed keys; state rows joining a child\'s keys'
-            ~ ('; state rows its old and new declaration disagree on' if alias in adapt else '') ~ ')',
+            ~ ('; state rows its old and new declaration disagree on' if alias in adapt else '')
+            ~ ('; rows a replaced relation\'s replacement answers otherwise' if alias in replacement_keys else '')
+            ~ ')',
             reads, parts | join('\nunion all\n'))) -%}
     {%- endif -%}
   {%- endfor -%}
@@ -121,6 +129,86 @@
         ['v__new_rows', 'v__old_rows'],
         pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out, compared))) -%}
   {{ return(plan) }}
+{% endmacro %}
+
+{#- The key queries of the leaves a batch replaces (adapt's `replaced`, declaration_adaptation),
+    alias -> [SQL selecting that relation's key columns], from the view (`target`, its columns as
+    `held_as` has them) and the replacement's state (its predicate applied) only:
+      delete side, root keys: the view rows whose columns from the leaf (`compare`) no replacement row
+        matches by the parent's join columns, read from the view (`fk_out`) or else from the root's
+        state (the leaf joins the root);
+      insert side, parent keys: the parent's state rows that join a replacement row and no view row
+        (the root's rows not in the view; another parent's rows whose join columns no view row holds).
+    The batch recomputes those rows like any reached by a pending change. -#}
+{% macro replacement_key_queries(view, inputs, target, adapt, held_as=none) %}
+  {%- set q = adapter.quote -%}
+  {%- set rels = view['relations'] -%}
+  {%- set root = view['root'] -%}
+  {%- set held_as = held_as or {} -%}
+  {%- set out = {} -%}
+  {%- for parent, entry in (adapt or {}).items() -%}
+    {%- for swap in entry.get('replaced') or [] -%}
+      {%- set leaf = rels[swap['leaf']] -%}
+      {%- set rows = 'select * from ' ~ inputs[swap['leaf']]['state']
+                     ~ (' where (' ~ leaf['where'] ~ ')' if leaf['where'] else '') -%}
+      {%- set view_key = [] -%}
+      {%- for k in view['key'] -%}{%- do view_key.append(q(held_as.get(k, k))) -%}{%- endfor -%}
+      {%- if 'insert' in swap['sides'] -%}
+        {%- set joins = [] -%}
+        {%- for pair in leaf['join']['on'] -%}
+          {%- do joins.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}
+        {%- endfor -%}
+        {%- set unheld = [] -%}
+        {%- if parent == root -%}
+          {%- for k in rels[root]['key'] -%}
+            {%- do unheld.append('v.' ~ view_key[loop.index0] ~ ' = x.' ~ q(k)) -%}
+          {%- endfor -%}
+          {%- set held_rows = target -%}
+        {%- else -%}
+          {%- set fk = [] -%}
+          {%- for name in swap['fk_out'] -%}
+            {%- do fk.append(q(held_as.get(name, name))) -%}
+            {%- do unheld.append('v.' ~ q(held_as.get(name, name)) ~ ' = x.'
+                                 ~ q(leaf['join']['on'][loop.index0][0])) -%}
+          {%- endfor -%}
+          {%- set held_rows = '(select distinct ' ~ fk | join(', ') ~ ' from ' ~ target ~ ')' -%}
+        {%- endif -%}
+        {%- do out.setdefault(parent, []).append('select ' ~ pdelta._cols(rels[parent]['key'], 'x.') ~ ' from '
+              ~ inputs[parent]['state'] ~ ' as x left semi join (' ~ rows ~ ') as l on ' ~ joins | join(' and ')
+              ~ ' left anti join ' ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
+      {%- endif -%}
+      {%- if 'delete' in swap['sides'] -%}
+        {%- set match = [] -%}
+        {%- set keys = [] -%}
+        {%- if swap['fk_out'] -%}
+          {%- for name in swap['fk_out'] -%}
+            {%- do match.append('l.' ~ q(leaf['join']['on'][loop.index0][1]) ~ ' = v.' ~ q(held_as.get(name, name))) -%}
+          {%- endfor -%}
+          {%- for k in rels[root]['key'] -%}
+            {%- do keys.append('v.' ~ view_key[loop.index0] ~ ' as ' ~ q(k)) -%}
+          {%- endfor -%}
+          {%- set located = target ~ ' as v' -%}
+        {%- else -%}
+          {#- the leaf joins the root: the root's row gives each view row's join columns -#}
+          {%- for pair in leaf['join']['on'] -%}
+            {%- do match.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}
+          {%- endfor -%}
+          {%- set on_root = [] -%}
+          {%- for k in rels[root]['key'] -%}
+            {%- do keys.append('x.' ~ q(k)) -%}
+            {%- do on_root.append('x.' ~ q(k) ~ ' = v.' ~ view_key[loop.index0]) -%}
+          {%- endfor -%}
+          {%- set located = target ~ ' as v join ' ~ inputs[root]['state'] ~ ' as x on ' ~ on_root | join(' and ') -%}
+        {%- endif -%}
+        {%- for pair in swap['compare'] if not (pair[0] in held_as and held_as[pair[0]] is none) -%}
+          {%- do match.append('l.' ~ q(pair[1]) ~ ' <=> v.' ~ q(held_as.get(pair[0], pair[0]))) -%}
+        {%- endfor -%}
+        {%- do out.setdefault(root, []).append('select ' ~ keys | join(', ') ~ ' from ' ~ located
+              ~ ' left anti join (' ~ rows ~ ') as l on ' ~ match | join(' and ')) -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- `rows` (a root rows' query, columns named `<alias>__<column>`) joined by key to the rows of the

@@ -27,6 +27,7 @@
   {%- set blog = pdelta.batch_log_state(batches) if built else none -%}
   {%- set watermarks = pdelta.built_watermarks(blog) -%}
   {%- set consumed, positions = watermarks['consumed'], watermarks['positions'] -%}
+  {%- set built_consumed = pdelta.without_replaced_feeds(blog, view, consumed, positions) -%}
   {#- a declaration that changed since the last full build: the run adapts the view or rebuilds it
       (declaration_adaptation), or stops on on_schema_change: fail -#}
   {%- set declared = pdelta.declaration_record(view) -%}
@@ -41,7 +42,8 @@
   {%- set history = pdelta.meta_relation(this_rel, 'history') -%}
   {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared,
                                                      pdelta.adaptation_table(opts, history, blog, declared),
-                                                     pdelta.adaptation_states(blog['declaration'], view, consumed))
+                                                     pdelta.adaptation_states(blog['declaration'], view,
+                                                                              built_consumed))
                        if changed and refresh_opts['on_schema_change'] != 'fail' and not stopped_adapting
                        else {'adapt': none, 'columns': none, 'joined': [],
                              'why': pdelta.stopped_adapting_phrase() if stopped_adapting else none} -%}
@@ -60,23 +62,21 @@
     {%- endfor -%}
   {%- endif -%}
   {#- a view with SCD2 history whose new declaration gives a column another type: the run stops -#}
-  {%- set history_conflicts = pdelta.history_type_conflicts(history,
-                                                            pdelta.full_select_sql(view, pdelta.resolved_states(view)))
-        if built and opts['history'] and (blog['declaration'] is none
-                                          or blog['declaration']['fingerprint'] != declared['fingerprint'])
-           and pdelta.relation_exists(history) else [] -%}
-  {%- set history_stop = pdelta.history_type_change_phrase(history, history_conflicts)
-                         if history_conflicts else none -%}
+  {%- set history_stop = pdelta.history_type_stop(history, pdelta.full_select_sql(view, pdelta.resolved_states(view)),
+                                                  blog['declaration'], declared)
+                         if built and opts['history'] else none -%}
+  {#- after a stopped adaptation the run rebuilds, or stops under on_schema_change: fail -#}
+  {%- set stopped_fail = stopped_adapting and refresh_opts['on_schema_change'] == 'fail' -%}
+  {%- set adapting_stops = [pdelta.stopped_adapting_phrase()
+                            ~ ' and on_schema_change is fail: run it with --full-refresh'] if stopped_fail else [] -%}
+  {%- set adapting_rebuilds = [pdelta.stopped_adapting_phrase()] if stopped_adapting and not stopped_fail else [] -%}
   {%- if declaration_only -%}
-    {%- set stopped_fail = stopped_adapting and refresh_opts['on_schema_change'] == 'fail' -%}
     {{ log('pdelta-explain:' ~ tojson({
         'model': model_name, 'relation': this_rel | string, 'built': built, 'declaration_changed': changed,
         'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
         'on_schema_change': refresh_opts['on_schema_change'], 'history': opts['history'] is not none,
         'history_conflicts': history_stop,
-        'stops': [pdelta.stopped_adapting_phrase() ~ ' and on_schema_change is fail: run it with --full-refresh']
-                 if stopped_fail else [],
-        'rebuilt_inputs': [pdelta.stopped_adapting_phrase()] if stopped_adapting and not stopped_fail else []}),
+        'stops': adapting_stops, 'rebuilt_inputs': adapting_rebuilds}),
         info=true) }}
     {{ return(none) }}
   {%- endif -%}
@@ -106,12 +106,8 @@
       {%- do rebuilt_inputs.extend(rebuilt_feeds['reasons']) -%}
       {%- do by.update({'stop': []}) -%}
     {%- endif -%}
-    {%- if stopped_adapting and refresh_opts['on_schema_change'] == 'fail' -%}
-      {%- do stops.append(pdelta.stopped_adapting_phrase()
-                          ~ ' and on_schema_change is fail: run it with --full-refresh') -%}
-    {%- elif stopped_adapting -%}
-      {%- do rebuilt_inputs.append(pdelta.stopped_adapting_phrase()) -%}
-    {%- endif -%}
+    {%- do stops.extend(adapting_stops) -%}
+    {%- do rebuilt_inputs.extend(adapting_rebuilds) -%}
     {#- an input view rebuilt in full after what this view consumed: the run rebuilds (dimension_view) -#}
     {%- do rebuilt_inputs.extend(pdelta.inputs_rebuilt_since(view, inputs, consumed)) -%}
     {%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
@@ -171,7 +167,9 @@
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
     {%- do pdelta.explain_progress('the cost model (pdelta_rebuild_ratio)') -%}
-    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt) -%}
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt,
+                                                columns is not none and columns['added'] | length > 0,
+                                                this_rel, held_as) -%}
     {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
       {%- do out.update({'stops': [], 'quarantine': []}) -%}
@@ -179,7 +177,8 @@
     {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason'),
                                        'predicted': choice.get('predicted'), 'samples': blog['costs'],
-                                       'reached': choice.get('reached'), 'view_rows': choice.get('view_rows')}}) -%}
+                                       'reached': choice.get('reached'), 'view_rows': choice.get('view_rows'),
+                                       'rewrites_view': choice.get('rewrites_view', false)}}) -%}
   {%- endif -%}
   {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
   {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}

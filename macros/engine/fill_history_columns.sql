@@ -30,13 +30,7 @@
   {%- set present = pdelta._column_names('select * from ' ~ history ~ ' where false') -%}
   {%- set statements = [] -%}
   {%- for pair in renamed if pair[0] | lower in present and pair[1] | lower not in present -%}
-    {%- if not statements
-          and pdelta.table_properties(history).get('delta.columnMapping.mode', 'none') == 'none' -%}
-      {%- call statement('column_mapping_history') -%}
-        alter table {{ history }} set tblproperties ('delta.columnMapping.mode' = 'name')
-      {%- endcall -%}
-      {%- do statements.append('column_mapping_history') -%}
-    {%- endif -%}
+    {%- if not statements -%}{%- do statements.extend(pdelta._column_mapping_on(history, 'history')) -%}{%- endif -%}
     {%- call statement('rename_history_column') -%}
       alter table {{ history }} rename column {{ adapter.quote(pair[0]) }} to {{ adapter.quote(pair[1]) }}
     {%- endcall -%}

@@ -19,23 +19,30 @@
   {{ return(out) }}
 {% endmacro %}
 
-{#- Stops a run, before it writes anything, whose view's SCD2 history cannot take the view's
-    columns (history_type_conflicts), with what to do about it. Checked when the declaration is not
-    the one the view was built with (`built_with`: the batch log's declaration_record or none;
-    `declared`: this run's), since only a change of declaration changes the view's column types. -#}
-{% macro refuse_history_type_change(model_name, history, select_sql, built_with, declared) %}
+{#- What stops a run of a view with SCD2 history (`history`) before it writes anything: the phrase
+    for the columns the history cannot take (history_type_conflicts), or none. Checked only when
+    the declaration is not the one the view was built with (`built_with`: the batch log's
+    declaration_record or none; `declared`: this run's), since only a change of declaration
+    changes the view's column types, and only where the history exists. -#}
+{% macro history_type_stop(history, select_sql, built_with, declared) %}
   {%- if built_with is not none and built_with['fingerprint'] == declared['fingerprint'] -%}
     {{ return(none) }}
   {%- endif -%}
   {%- if not pdelta.relation_exists(history) -%}{{ return(none) }}{%- endif -%}
   {%- set conflicts = pdelta.history_type_conflicts(history, select_sql) -%}
-  {%- if conflicts -%}
-    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': '
-                                       ~ pdelta.history_type_change_phrase(history, conflicts)) }}
+  {{ return(pdelta.history_type_change_phrase(history, conflicts) if conflicts else none) }}
+{% endmacro %}
+
+{#- Stops a run (history_type_stop), before it writes anything, whose view's SCD2 history cannot
+    take the view's columns, with what to do about it. -#}
+{% macro refuse_history_type_change(model_name, history, select_sql, built_with, declared) %}
+  {%- set stop = pdelta.history_type_stop(history, select_sql, built_with, declared) -%}
+  {%- if stop -%}
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': ' ~ stop) }}
   {%- endif -%}
 {% endmacro %}
 
-{#- what refuse_history_type_change and explain say of such columns -#}
+{#- what history_type_stop says of such columns -#}
 {% macro history_type_change_phrase(history, conflicts) %}
   {{ return('its SCD2 history ' ~ history ~ ' cannot take the new declaration\'s column types ('
             ~ conflicts | join('; ') ~ '): the run stops before writing anything. Output the column under another name'

@@ -30,7 +30,7 @@
   {%- if root not in rels_in -%}
     {{ exceptions.raise_compiler_error(where_am_i ~ ": root `" ~ root ~ "` is not one of the declared relations " ~ (rels_in.keys() | list)) }}
   {%- endif -%}
-  {%- set allowed = ['state', 'changes', 'key', 'technique', 'columns', 'where', 'join'] -%}
+  {%- set allowed = ['state', 'changes', 'key', 'technique', 'columns', 'where', 'join', 'containment'] -%}
   {%- set rels = {} -%}
   {%- for alias, r in rels_in.items() -%}
     {%- set at = where_am_i ~ ", relation `" ~ alias ~ "`" -%}
@@ -40,6 +40,12 @@
     {%- for k in r.keys() if k not in allowed -%}
       {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: " ~ (allowed | join(', ')) ~ ")") }}
     {%- endfor -%}
+    {%- set containments = ['equal', 'subset', 'superset'] -%}
+    {%- if r.get('containment') is not none and r.get('containment') not in containments -%}
+      {{ exceptions.raise_compiler_error(at ~ ": `containment` is one of " ~ containments | join(', ')
+            ~ " (how this relation's rows, as the view uses them, relate to those of the relation it replaces), got '"
+            ~ r.get('containment') ~ "'") }}
+    {%- endif -%}
     {%- for k in ['state', 'changes', 'key'] if not r.get(k) -%}
       {{ exceptions.raise_compiler_error(at ~ ": `" ~ k ~ "` is required") }}
     {%- endfor -%}
@@ -80,7 +86,7 @@
     {%- do rels.update({alias: {
           'alias': alias, 'state': r['state'], 'changes': r['changes'], 'key': key,
           'technique': r.get('technique', 'unknown'), 'where': r.get('where'),
-          'columns': columns, 'join': join, 'children_on': []}}) -%}
+          'columns': columns, 'join': join, 'children_on': [], 'containment': r.get('containment')}}) -%}
   {%- endfor -%}
 
   {#- join order: breadth first from the root; anything unreached is a cycle or a dangling join -#}

@@ -51,6 +51,7 @@
       the feed contract's checks. -#}
   {%- set watermarks = pdelta.built_watermarks(blog) -%}
   {%- set consumed, positions = watermarks['consumed'], watermarks['positions'] -%}
+  {%- set built_consumed = pdelta.without_replaced_feeds(blog, view, consumed, positions) -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false) -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
@@ -77,7 +78,8 @@
     {%- elif changed -%}
       {%- set view_tables = pdelta.adaptation_table(opts, history, blog, declared) -%}
       {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, view_tables,
-                                                         pdelta.adaptation_states(blog['declaration'], view, consumed)) -%}
+                                                         pdelta.adaptation_states(blog['declaration'], view,
+                                                                                  built_consumed)) -%}
       {%- if adaptation['adapt'] is none and adaptation['columns'] is none -%}
         {%- do why_full.append('its declaration changed since the last full build: ' ~ changed | join('; ')
                                ~ ' (' ~ adaptation['why'] ~ ')') -%}
@@ -144,7 +146,9 @@
           instead of refreshing. It comes first, from counts the Delta log answers: a plain rebuild
           (`pdelta_rebuild_feed: reset`) reads the states and no feed row, so its scan of the
           users' feeds takes their bounds only, without the feed contract's checks of the rows -#}
-      {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'], adapt=adapt)
+      {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'], adapt=adapt,
+                                                  rewrites_view=columns is not none and columns['added'] | length > 0,
+                                                  target=target)
                        if cost_model_on else {'mode': 'refresh'} -%}
       {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild, hash_rows=not plain_rebuild) -%}

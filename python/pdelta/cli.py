@@ -331,6 +331,9 @@ def describe_cost_choice(choice: dict) -> str:
         return "incremental refresh (pdelta_rebuild_ratio unset: the cost model is off)"
     if choice.get("reason") == "nothing pending":
         return "nothing pending"
+    # columns added: the fill rewrites every row before the batch (fill_added_columns), priced as the whole view
+    filled = (" (columns added: their fill would rewrite every row of the view first)"
+              if choice.get("rewrites_view") else "")
     if choice.get("ratio") == "learned":
         # pdelta_rebuild_ratio: learned — the predictions from the view's timed runs
         samples = choice.get("samples") or {}
@@ -338,15 +341,16 @@ def describe_cost_choice(choice: dict) -> str:
         if choice.get("reason"):
             return f"incremental refresh ({choice['reason']}; {timed})"
         predicted = choice["predicted"]
-        why = (f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s, from {timed} "
-               "(pdelta_rebuild_ratio: learned)")
+        why = (f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s{filled}, from "
+               f"{timed} (pdelta_rebuild_ratio: learned)")
         if choice.get("mode") != "rebuild":
             return f"incremental refresh: {why}"
     else:
         if choice.get("mode") != "rebuild":
-            return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view, "
+            return (f"incremental refresh: the changes reach ~{choice['fraction']:.1%} of the view{filled}, "
                     f"not more than pdelta_rebuild_ratio {choice['ratio']:g}")
-        why = f"the changes reach ~{choice['fraction']:.1%} of the view, more than pdelta_rebuild_ratio {choice['ratio']:g}"
+        why = (f"the changes reach ~{choice['fraction']:.1%} of the view{filled}, more than pdelta_rebuild_ratio "
+               f"{choice['ratio']:g}")
     then = ("a plain rebuild (the feeds read for their bounds only); a `full` batch, so views that read the "
             "change feed rebuild too"
             if choice.get("feed") == "reset" else
@@ -490,6 +494,21 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     return rc
 
 
+def replacement_line(parent: str, swap: dict) -> str:
+    """what an adapting batch reads for a leaf relation it replaces (declaration_adaptation's `replaced`)"""
+    sides = {"delete": "the view rows its replacement does not match (read from the view"
+                       + (" and the root's state" if not swap.get("fk_out") else "") + ")",
+             "insert": f"the rows of {parent} that join the replacement and no view row"}
+    found = [sides[side] for side in swap.get("sides") or []]
+    containment = swap.get("containment")
+    why = (f"containment {containment} declared, the replaced relation's feed readable: "
+           "the rows joining a key it changed since the view consumed it are recomputed too"
+           if containment and len(found) < 2 else
+           "no containment declared" if not containment else "the replaced relation's feed is gone")
+    return (f"  {swap['leaf']} replaced: its state is never read; recomputed: "
+            + ("; ".join(found) if found else "nothing else") + f" ({why})")
+
+
 def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[str], bool]:
     """What the next run does about the view's declaration and its inputs' full builds, from
     explain_refresh's record (`mode`: the cost model's choice, rebuild or incremental): (mode —
@@ -532,8 +551,13 @@ def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[s
             what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
             what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]
             what += [f"relation {leaf} joined in" for leaf in pred.get("joined") or []]
-            lines.append(f"  {alias}: {', '.join(what)}; the rows of its state (x) where {pred['disagree']}"
-                         " are recomputed with the batch's keys")
+            what += [f"relation {swap['leaf']} replaced ({swap['old']} -> {swap['new']})"
+                     for swap in pred.get("replaced") or []]
+            lines.append(f"  {alias}: {', '.join(what)}" + (
+                f"; the rows of its state (x) where {pred['disagree']} are recomputed with the batch's keys"
+                if pred.get("disagree") else ""))
+            for swap in pred.get("replaced") or []:
+                lines.append("  " + replacement_line(alias, swap))
     elif changed:
         mode = "rebuild"
         lines.append("the next refresh REBUILDS the view in full (its feed starts over): the declaration changed "

@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DECL_ENTRIES = ("root", "relations", "key", "apply")
-RELATION_ENTRIES = ("state", "changes", "key", "technique", "columns", "where", "join")
+RELATION_ENTRIES = ("state", "changes", "key", "technique", "columns", "where", "join", "containment")
+# how a relation's rows relate to those of the one it replaces under its alias (view adaptation: the
+# paper's PC constraints, new ⊆ / ⊇ / ≡ old on what the view uses of them)
+CONTAINMENTS = ("equal", "subset", "superset")
 JOIN_ENTRIES = ("to", "on", "type")
 
 
@@ -104,6 +107,9 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
             if k not in RELATION_ENTRIES:
                 err("declaration", f"unknown entry `{k}` (allowed: {', '.join(RELATION_ENTRIES)})", alias,
                     hint="aggregates, DISTINCT and other operators are not part of a dimension view" if k in ("group_by", "distinct", "aggregate", "having") else None)
+        if r.get("containment") is not None and r.get("containment") not in CONTAINMENTS:
+            err("declaration", f"`containment` is one of {', '.join(CONTAINMENTS)} (how this relation's rows, as the "
+                f"view uses them, relate to those of the relation it replaces), got {r.get('containment')!r}", alias)
         if not r.get("changes"):
             err("change-feed", "`changes` is required: every input needs a change feed", alias,
                 hint="declare the relation's change feed (a model, source or {feed_of: view}), or keep the state with a `mirror` model")

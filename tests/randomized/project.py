@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .scenarios import PREDICATES, Shape, chained_columns, output_name, predicate_sql, view_columns
+import re
+
+from .scenarios import PREDICATES, Alias, Shape, chained_columns, moved_column, output_name, predicate_sql, view_columns
 
 SCHEMA = "pdelta_it"
 
@@ -32,22 +34,32 @@ def plan_of(model: str) -> str:
     return "rules" if model[-1] in "vw" else "diff"
 
 
+def moved_model(shape: Shape, alias: Alias) -> str:
+    """the view that replaces a replaced alias's relation (replace_leaf), its feed with `__changes`"""
+    return f"{rel_model(shape, alias.rel)}__moved_{alias.name}"
+
+
 def declaration(shape: Shape) -> dict:
     rels = {}
     for a in shape.aliases:
+        # a replaced alias reads its replacement, whose columns are named otherwise (replace_leaf)
+        name = moved_column if a.replaced else (lambda c: c)
         r = {
-            "state": rel_model(shape, a.rel),
-            "changes": rel_model(shape, a.rel) + "__changes",
-            "key": shape.key_cols(a.rel),
+            "state": moved_model(shape, a) if a.replaced else rel_model(shape, a.rel),
+            "changes": (moved_model(shape, a) if a.replaced else rel_model(shape, a.rel)) + "__changes",
+            "key": [name(c) for c in shape.key_cols(a.rel)],
             "technique": "any",
-            "columns": {output_name(a, c): c for c in a.outputs},
+            "columns": {output_name(a, c): name(c) for c in a.outputs},
         }
         if a.predicate is not None:
-            r["where"] = predicate_sql(a.predicate)
+            where = predicate_sql(a.predicate)
+            r["where"] = re.sub(r"\b(v|s)\b", lambda m: name(m.group(1)), where) if a.replaced else where
+        if a.moved:
+            r["containment"] = a.moved
         if a.parent:
-            on = {a.slot: "k"}
+            on = {a.slot: name("k")}
             if shape.composite.get(a.rel):
-                on[a.slot + "2"] = "k2"
+                on[a.slot + "2"] = name("k2")
             r["join"] = {"to": a.parent, "on": on}
         rels[a.name] = r
     return {"root": shape.aliases[0].name, "relations": rels}
@@ -92,6 +104,14 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
                 schema.append(f"    columns: [{{name: {key[0]}, data_tests: [unique, not_null]}}]")
             else:
                 schema.append(f"    constraints: [{{type: primary_key, columns: [{', '.join(key)}]}}]")
+        for a in shape.aliases:
+            if a.replaced:
+                key = [moved_column(c) for c in shape.key_cols(a.rel)]
+                schema.append(f"  - name: {moved_model(shape, a)}")
+                if len(key) == 1:
+                    schema.append(f"    columns: [{{name: {key[0]}, data_tests: [unique, not_null]}}]")
+                else:
+                    schema.append(f"    constraints: [{{type: primary_key, columns: [{', '.join(key)}]}}]")
     (models / "_keys.yml").write_text("\n".join(schema) + "\n")
     for shape in shapes:
         for rel in shape.rels():
@@ -107,6 +127,20 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
                 f"       _type as _pdelta_type, _seq as _pdelta_seq\n"
                 f"from {{{{ source('it', 'all_changes') }}}} where rel = '{name}'\n"
             )
+        # a replaced alias's replacement: its relation and feed under other names, filtered or not
+        for a in shape.aliases:
+            if not a.replaced:
+                continue
+            cols = shape.columns(a.rel)
+            attrs = [c for c in cols if c not in shape.key_cols(a.rel)]
+            renamed = ", ".join(f"{c} as {moved_column(c)}" for c in cols)
+            kept = f" where {PREDICATES[a.moved_filter][0]}" if a.moved_filter is not None else ""
+            (models / f"{moved_model(shape, a)}.sql").write_text(
+                f"select {renamed} from {{{{ ref('{rel_model(shape, a.rel)}') }}}}{kept}\n")
+            before = ", ".join(f"_pdelta_before.{c} as {moved_column(c)}" for c in attrs)
+            (models / f"{moved_model(shape, a)}__changes.sql").write_text(
+                f"select {renamed}, case when _pdelta_before is not null then struct({before}) end as _pdelta_before,\n"
+                f"       _pdelta_type, _pdelta_seq\nfrom {{{{ ref('{rel_model(shape, a.rel)}__changes') }}}}\n")
         # each view twice: refreshed with the paper's rules (`…__v`, and `…__w` over its feed) and
         # with the diff plan (`…__d`, and `…__e` over the diff twin's complete feed)
         views = [(view_model(shape), declaration(shape))]

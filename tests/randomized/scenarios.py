@@ -131,6 +131,53 @@ def remove_leaf(shape: "Shape", rng: random.Random) -> list[str]:
     return [f"relation {leaf.name} removed"] + [f"column {output_name(leaf, c)} dropped" for c in leaf.outputs]
 
 
+def replace_leaf(shape: "Shape", rng: random.Random) -> list[str]:
+    """A leaf relation replaced for the view-adaptation check (issue #19, the paper's relation
+    replacement): its state and feed become views over its relation with every column renamed
+    (`m<column>`: the key, the join's key side, the predicate's and outputs' sources), all its rows
+    or those a predicate of PREDICATES keeps (`moved_filter`); declare_containments says how they
+    relate, once the predicates are redrawn. Only a leaf with no renamed column whose rows the view
+    can locate: its parent is the root, or the parent outputs the columns it joins it on under the
+    names the view had. Returns what changed, as phrases (none when no alias qualifies)."""
+    def located(a: "Alias") -> bool:
+        parent = shape.alias(a.parent)
+        slots = [a.slot] + ([a.slot + "2"] if shape.composite.get(a.rel) else [])
+        return parent is shape.aliases[0] or all(c in parent.outputs and c not in parent.renamed for c in slots)
+    leaves = [a for a in shape.aliases[1:] if not any(o.parent == a.name for o in shape.aliases)
+              and not a.renamed and located(a)]
+    if not leaves:
+        return []
+    leaf = rng.choice(leaves)
+    leaf.replaced, leaf.replaced_predicate = True, leaf.predicate
+    leaf.moved_filter = rng.choice([None, None, None, 0, 1, 2, 3])
+    kept = "all its rows" if leaf.moved_filter is None else f"its rows where {PREDICATES[leaf.moved_filter][0]}"
+    return [f"relation {leaf.name} replaced by {kept}"]
+
+
+def declare_containments(shape: "Shape", rng: random.Random) -> list[str]:
+    """The containment each replaced alias declares (replace_leaf), after its predicate was redrawn:
+    one that holds of its rows as the view selects them (the paper's PC constraint, through the old
+    and the new predicate: the replacement's filter is one more conjunct), drawn among those that
+    hold (three times in four, where one does), or none. Conjunctions of PREDICATES: more conjuncts
+    select fewer rows."""
+    out = []
+    for a in shape.aliases:
+        if not a.replaced:
+            continue
+        old = set(predicate_indexes(a.replaced_predicate))
+        new = set(predicate_indexes(a.predicate)) | ({a.moved_filter} if a.moved_filter is not None else set())
+        holds = ((["equal"] if new == old else []) + (["subset"] if new >= old else [])
+                 + (["superset"] if new <= old else []))
+        a.moved = rng.choice(holds) if holds and rng.random() < 0.75 else None
+        out.append(f"relation {a.name}: {a.moved or 'no'} containment declared")
+    return out
+
+
+def moved_column(column: str) -> str:
+    """a column's name in a replaced relation's replacement (replace_leaf)"""
+    return f"m{column}"
+
+
 @dataclass
 class Alias:
     name: str
@@ -140,6 +187,12 @@ class Alias:
     predicate: int | tuple[int, ...] | None = None  # index into PREDICATES, or a conjunction of them
     outputs: list[str] = field(default_factory=list)  # columns of this alias in the view
     renamed: dict[str, str] = field(default_factory=dict)  # column -> its output name, where not `<alias>_<column>`
+    # replaced (replace_leaf): the containment declared (None: none), and the predicate its replacement keeps
+    # rows by (None: all of them)
+    replaced: bool = False
+    replaced_predicate: int | tuple[int, ...] | None = None  # its predicate before (on the replaced relation)
+    moved: str | None = None
+    moved_filter: int | None = None
 
 
 @dataclass
@@ -418,7 +471,7 @@ def recompute(shape: Shape, scenarios: list[Scenario]) -> list[tuple]:
 
 
 def _bind(shape: Shape, sc: Scenario, alias: Alias, row: dict, bound: dict) -> bool:
-    if not passes(alias.predicate, row):
+    if not passes(alias.predicate, row) or (alias.moved_filter is not None and not passes(alias.moved_filter, row)):
         return False
     bound[alias.name] = row
     for child in shape.aliases:

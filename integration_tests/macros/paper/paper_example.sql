@@ -7,8 +7,12 @@
     as `customer_name` with `paper_reshape: renamed`; `paper_reshape: unjoined` keeps that but no
     longer joins Addr (its columns go, every customer is in D), and `paper_reshape: filtered` joins
     Addr again as a filter only (its predicate, no column), `widened` outputs ACity again (as `city`
-    where given); `paper_history_retype: true` outputs AID there (another type). -#}
-{% macro paper_d_declaration(reshapable=false, city='acity') %}
+    where given) and `restored` ACountry too; `paper_history_retype: true` outputs AID there (another
+    type). A replaceable one (paper_d_replaced) reads Addr from paper_addr_moved (its columns named
+    address_id, city, country) with `paper_replace: equal`, from paper_addr_moved_west (no Dresden)
+    with `subset`, and from paper_addr_moved again without outputting CAddr with `superset`, each
+    declaring that containment. -#}
+{% macro paper_d_declaration(reshapable=false, city='acity', replaceable=false) %}
   {%- set narrowed = var('paper_decl', 'paper') == 'narrowed' -%}
   {%- set reshape = var('paper_reshape', none) if reshapable else none -%}
   {#- ACity taken from AID (a number) instead: a column's type changes, which an SCD2 history refuses -#}
@@ -16,7 +20,8 @@
   {%- set relations = {
       'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
             'technique': 'log_based',
-            'columns': ['cid', {'customer_name': 'cname'} if reshape in ['renamed', 'unjoined', 'filtered', 'widened']
+            'columns': ['cid', {'customer_name': 'cname'}
+                        if reshape in ['renamed', 'unjoined', 'filtered', 'widened', 'restored']
                         else 'cname',
                         'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
@@ -27,5 +32,14 @@
             'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
   } -%}
   {%- if reshape == 'unjoined' -%}{%- do relations.pop('a') -%}{%- endif -%}
+  {%- set replace = var('paper_replace', none) if replaceable else none -%}
+  {%- if replace -%}
+    {%- set moved = 'paper_addr_moved_west' if replace == 'subset' else 'paper_addr_moved' -%}
+    {%- do relations.update({'a': {'state': moved, 'changes': moved ~ '_changes', 'key': ['address_id'],
+          'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'address_id'}},
+          'columns': [{'acity': 'city'}, {'acountry': 'country'}], 'where': "country = 'DE'",
+          'containment': replace}}) -%}
+    {%- if replace == 'superset' -%}{%- do relations['c'].update({'columns': ['cid', 'cname']}) -%}{%- endif -%}
+  {%- endif -%}
   {{ return({'root': 'c', 'relations': relations}) }}
 {% endmacro %}

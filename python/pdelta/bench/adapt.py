@@ -7,7 +7,7 @@ both before). After each change every pdelta table must equal its rebuilt twin, 
 must be `adapted` and the downstream view's `incremental`, before a time counts.
 
     python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench] [--only columns --name adapt-columns]
-    (--only predicates | columns | relations; each kind starts from the base declaration)
+    (--only predicates | columns | relations | replacements; each kind starts from the base declaration)
 """
 from __future__ import annotations
 
@@ -60,7 +60,23 @@ RELATION_CHANGES = [
     ("relation joined in as a filter (1 % of countries: their customers leave)", {}, WITHOUT_COUNTRY_COLUMNS,
      {**NO_RELATION_CHANGE, "filter": {"country": "pmod(co_id, 100) <> 7"}}),
 ]
-CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop", "co_name", "co_code"}
+# the leaf relation country replaced (the paper's relation replacement): by a view of its table with every
+# column renamed (`m_<column>`), then by one without 1 % of the countries, then by the first again with no
+# containment declared; city's join column is output first (a column added), so that the view can find the
+# rows each replacement reaches (the paper's inclusion assumption). relations: {output: {alias: [column]},
+# replace: {alias: {state, containment}}}
+WITH_JOIN_COLUMN = {**NO_RELATION_CHANGE, "output": {"city": ["ci_country"]}}
+REPLACEMENTS = [
+    ("city's join column to country output (ci_country added)", {}, NO_COLUMN_CHANGE, WITH_JOIN_COLUMN),
+    ("country replaced by a renamed copy (containment equal)", {}, NO_COLUMN_CHANGE,
+     {**WITH_JOIN_COLUMN, "replace": {"country": {"state": "country_moved", "containment": "equal"}}}),
+    ("country replaced by one without 1 % of it (containment subset: its customers leave)", {}, NO_COLUMN_CHANGE,
+     {**WITH_JOIN_COLUMN, "replace": {"country": {"state": "country_moved_sub", "containment": "subset"}}}),
+    ("country replaced by the renamed copy, no containment declared (both sides: they come back)", {},
+     NO_COLUMN_CHANGE, {**WITH_JOIN_COLUMN, "replace": {"country": {"state": "country_moved", "containment": None}}}),
+]
+REPLACEMENT_MODELS = ["country_moved", "country_moved_changes", "country_moved_sub", "country_moved_sub_changes"]
+CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop", "co_name", "co_code", "ci_country"}
 VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
 
 
@@ -99,6 +115,20 @@ def write_project(root: Path, w: Workload) -> None:
                        "{%- for alias in relations['remove'] -%}{%- do view['relations'].pop(alias) -%}{%- endfor -%}\n"
                        "{%- for alias, where in relations['filter'].items() -%}\n"
                        "  {%- do view['relations'][alias].update({'columns': [], 'where': where}) -%}\n"
+                       "{%- endfor -%}\n"
+                       "{%- for alias, added in relations.get('output', {}).items() -%}\n"
+                       "  {%- do view['relations'][alias]['columns'].extend(added) -%}\n"
+                       "{%- endfor -%}\n"
+                       # a replaced relation: its replacement's columns are `m_<column>`, the view's names kept
+                       "{%- for alias, swap in relations.get('replace', {}).items() -%}\n"
+                       "  {%- set r = view['relations'][alias] -%}\n"
+                       "  {%- set renamed = [] -%}\n"
+                       "  {%- for c in r['columns'] -%}{%- do renamed.append({c: 'm_' ~ c}) -%}{%- endfor -%}\n"
+                       "  {%- set on = {} -%}\n"
+                       "  {%- for fk, k in r['join']['on'].items() -%}{%- do on.update({fk: 'm_' ~ k}) -%}{%- endfor -%}\n"
+                       "  {%- do r.update({'state': swap['state'], 'changes': swap['state'] ~ '_changes',\n"
+                       "                   'key': ['m_' ~ r['key'][0]], 'columns': renamed, 'containment': swap['containment'],\n"
+                       "                   'join': {'to': r['join']['to'], 'on': on}}) -%}\n"
                        "{%- endfor -%}\n")
     (models / f"{VIEW}.sql").write_text(
         with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
@@ -112,6 +142,19 @@ def write_project(root: Path, w: Workload) -> None:
         "{%- set view = " + json.dumps(down) + " -%}\n"
         "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
         "{{ pdelta.dimension_view(view) }}\n")
+    # the replacements of the leaf relation (REPLACEMENTS): views of its table and feed, columns renamed
+    leaf = w.rels[-1]
+    renamed = ", ".join(f"{q(c)} as {q('m_' + c)}" for c, _ in leaf.columns)
+    before = ", ".join(f"m_{c}: {typ}" for c, typ in leaf.columns if c != leaf.key)
+    for name, kept in (("country_moved", ""), ("country_moved_sub", f" where pmod({q(leaf.key)}, 100) <> 7")):
+        (models / f"{name}.sql").write_text(
+            f"select {renamed} from {{{{ source('bench', '{w.table(leaf)}') }}}}{kept}\n")
+        (models / f"{name}_changes.sql").write_text(
+            f"select {renamed}, cast(null as struct<{before}>) as `_pdelta_before`, `_pdelta_type`, `_pdelta_seq`\n"
+            f"from {{{{ source('bench', '{w.table(leaf, '__partial')}') }}}}\n")
+    keys = ["version: 2", "models:"] + [f"  - name: {name}\n    columns: [{{name: m_{leaf.key}, data_tests: [unique]}}]"
+                                        for name in ("country_moved", "country_moved_sub")]
+    (models / "_replacements.yml").write_text("\n".join(keys) + "\n")
     (models / f"{REBUILT_DOWN}.sql").write_text(
         "{{ config(materialized='table') }}\nselect " + ", ".join(q(c) for c in columns)
         + " from {{ ref('" + REBUILT + "') }}\n")
@@ -189,10 +232,12 @@ def run(sizes: list[int], work: Path, seed: int, groups: list[list[tuple]] | Non
                 dbt.with_vars({})
                 for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
                     timed(spark, dbt, model, full=True)
+                dbt("run", "-s", *REPLACEMENT_MODELS)  # views the replacements read (REPLACEMENTS)
                 continue
             label, predicates, column_change, relations = change
             dbt.with_vars(predicates, column_change, relations)
-            columns = view_columns_after(w, column_change)
+            columns = view_columns_after(w, column_change) + [
+                c for added in (relations or {}).get("output", {}).values() for c in added]
             cell = {"root_rows": size, "change": label, "predicates": predicates, "columns": column_change,
                     "relations": relations,
                     "machine": machine(), "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
@@ -222,10 +267,10 @@ def run(sizes: list[int], work: Path, seed: int, groups: list[list[tuple]] | Non
 
 def all_changes(only: str | None = None) -> list[list[tuple]]:
     """the groups of changes that run, each from the base declaration: `predicates`, `columns`,
-    `relations`, or all (None); each change (label, predicates, columns, relations)"""
+    `relations`, `replacements`, or all (None); each change (label, predicates, columns, relations)"""
     groups = {"predicates": [(label, predicates, NO_COLUMN_CHANGE, None) for label, predicates in CHANGES],
               "columns": [(label, predicates, columns, None) for label, predicates, columns in COLUMN_CHANGES],
-              "relations": RELATION_CHANGES}
+              "relations": RELATION_CHANGES, "replacements": REPLACEMENTS}
     return [changes for kind, changes in groups.items() if only in (None, kind)]
 
 
@@ -257,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "docs" / "bench"), help="adapt.md and adapt.json go here")
     p.add_argument("--work", default=os.environ.get("PDELTA_BENCH_DIR", str(ROOT / ".pdelta" / "bench")))
     p.add_argument("--seed", type=int, default=20261126)
-    p.add_argument("--only", choices=["predicates", "columns", "relations"], help="run only these change kinds")
+    p.add_argument("--only", choices=["predicates", "columns", "relations", "replacements"],
+                   help="run only these change kinds")
     p.add_argument("--name", default="adapt", help="the results' file names (<name>.md, <name>.json)")
     a = p.parse_args(argv)
     work, out = Path(a.work), Path(a.out)
