@@ -352,9 +352,9 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     """View adaptation (issue #19): every shape's predicates redrawn (dropped, added, narrowed,
     widened, replaced; at least one per shape) and its output columns changed (one dropped and
     another added, one renamed, or one renamed and one dropped, by turns; every third shape also
-    loses a leaf relation, where one can go, and every other third has one replaced by a renamed
-    view of its relation, maybe filtered, declaring a containment that holds or none), with a batch
-    of changes pending too. Each first view
+    loses a leaf relation, where one can go, and the others have one replaced by a renamed view of
+    its relation, maybe filtered, declaring a containment that holds or none, where one qualifies),
+    with a batch of changes pending too. Each first view
     adapts in its next refresh (its batch log says `adapted`: not rebuilt), has exactly the new
     columns, and equals recomputation under the new declaration (an added column's values
     included); the batch replayed onto the old view (its columns dropped and renamed) gives the
@@ -366,10 +366,10 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     for turn, shape in enumerate(h.shapes):
         kind = ("both", "drop", "rename")[turn % 3]
         columns_changed, renamed_from[shape.name] = redraw_columns(shape, adapt_rng, kind)
-        # every third shape also loses a leaf relation, and every other third has one replaced by another
-        # relation (the paper's relation replacement), before its predicates are redrawn
+        # every third shape also loses a leaf relation, and the others have one replaced by another relation
+        # (the paper's relation replacement), where one qualifies, before its predicates are redrawn
         removed = remove_leaf(shape, adapt_rng) if kind == "rename" else []
-        replaced = replace_leaf(shape, adapt_rng) if kind == "drop" else []
+        replaced = replace_leaf(shape, adapt_rng) if kind != "rename" else []
         redrawn[shape.name] = (redraw_predicates(shape, adapt_rng) + columns_changed + removed + replaced
                                + declare_containments(shape, adapt_rng))
     write_project(h.project, ROOT, h.shapes)

@@ -138,16 +138,18 @@ def replace_leaf(shape: "Shape", rng: random.Random) -> list[str]:
     or those a predicate of PREDICATES keeps (`moved_filter`); declare_containments says how they
     relate, once the predicates are redrawn. Only a leaf with no renamed column whose rows the view
     can locate: its parent is the root, or the parent outputs the columns it joins it on under the
-    names the view had. Returns what changed, as phrases (none when no alias qualifies)."""
+    names the view had (such a leaf below the root first). Returns what changed, as phrases (none when no alias qualifies)."""
     def located(a: "Alias") -> bool:
         parent = shape.alias(a.parent)
         slots = [a.slot] + ([a.slot + "2"] if shape.composite.get(a.rel) else [])
         return parent is shape.aliases[0] or all(c in parent.outputs and c not in parent.renamed for c in slots)
     leaves = [a for a in shape.aliases[1:] if not any(o.parent == a.name for o in shape.aliases)
               and not a.renamed and located(a)]
+    # a leaf below the root where there is one: its rows are found through the view's join columns
+    below_root = [a for a in leaves if a.parent != shape.aliases[0].name]
     if not leaves:
         return []
-    leaf = rng.choice(leaves)
+    leaf = rng.choice(below_root or leaves)
     leaf.replaced, leaf.replaced_predicate = True, leaf.predicate
     leaf.moved_filter = rng.choice([None, None, None, 0, 1, 2, 3])
     kept = "all its rows" if leaf.moved_filter is None else f"its rows where {PREDICATES[leaf.moved_filter][0]}"
