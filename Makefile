@@ -23,7 +23,7 @@ test-deep: setup ## the test suite with the deep randomized mode (2,000+ scenari
 bench: setup ## benchmark: rebuild vs affected-keys MERGE vs pdelta, 1M and 10M rows (docs/bench/)
 	@bash scripts/bench.sh
 
-bench-smoke: setup ## the benchmark harness on a few thousand rows, all contenders checked equal (part of make test)
+bench-smoke: setup ## the benchmark harnesses on a few thousand rows, checked equal to rebuilds (part of make test)
 	@source scripts/env.sh && PDELTA_LOCAL_DIR="$$PDELTA_HOME/.pdelta/tests/bench-smoke" python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider
 
 bench-large: setup ## the benchmark at 100M root rows (long)

@@ -18,7 +18,8 @@
 #     followed in an empty folder on its own embedded session (tests/test_user_guide.py: it is in
 #     this stream for its length only); randomized equivalence + flag analysis
 #     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
-#     harness on a few thousand rows, all four contenders checked equal (tests/test_bench_smoke.py)
+#     harness on a few thousand rows, all four contenders checked equal, and the adaptation
+#     benchmark's, two changes of each kind (tests/test_bench_smoke.py)
 #  4. the cluster lane (scripts/test_cluster.sh --lane): a Spark standalone cluster on 127.0.0.1 (a
 #     master, two workers, executors in JVMs of their own) with a second Thrift Server as its
 #     driver: the paper's D with both plans, one SIGKILLed refresh and its rerun, the randomized

@@ -68,9 +68,11 @@ class It:
                                                sql_value(r["_type"]), str(r["_seq"])]) + ")")
             (ex or self.ex).rows(f"insert into `{SCHEMA}`.`{rel}_changes` values " + ", ".join(values))
 
-    def dbt(self, *args: str, kill_at: int = 0, log: Path | None = None) -> subprocess.CompletedProcess:
-        """dbt in a process of its own (SIGKILLed before statement `kill_at`, if given)"""
-        return DBT.run(list(args), cwd=self.project, env=self.env, kill_at=kill_at, log=log)
+    def dbt(self, *args: str, kill_at: int = 0, log: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        """dbt in a process of its own (SIGKILLed before statement `kill_at`, if given), with `env`
+        on top of the module's environment"""
+        return DBT.run(list(args), cwd=self.project, env={**self.env, **(env or {})}, kill_at=kill_at, log=log)
 
     def run(self, select: str | None = "cust addr dim dim_pq", log: Path | None = None,
             models=("dim", SMALL[0])) -> None:
@@ -413,7 +415,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
         versions.update(now)
 
     def run(turn: int, kill_at: int = 0, log: Path | None = None):
-        return it.dbt("run", *select, "--vars", f"{{adapt_turn: {turn}}}", kill_at=kill_at, log=log)
+        return it.dbt("run", *select, kill_at=kill_at, log=log, env={"PDELTA_ADAPT_TURN": str(turn)})
 
     out = run(0)
     assert out.returncode == 0, out.stdout[-3000:]
@@ -472,7 +474,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
             turn -= 1
             # explain says what the run will do: rebuild, when the stopped run marked the log and did not commit
             out = it.dbt("run-operation", "pdelta.explain_refresh", "--args", f"{{model_name: {ADAPTING}}}",
-                         "--vars", f"{{adapt_turn: {turn}}}")
+                         env={"PDELTA_ADAPT_TURN": str(turn)})
             assert out.returncode == 0, out.stdout[-3000:]
             said = "a run that stopped had changed its columns for another declaration" in out.stdout
             # the stopped run's turn (this one's plus one) sent the statements its parity sends

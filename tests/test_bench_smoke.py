@@ -4,9 +4,10 @@ TPC-H-shaped workload with all four contenders — (a) rebuild, (b) the affected
 identical inputs. The harness itself raises when a contender's table differs from the rebuild;
 here we check that it ran to the end, wrote its results, and that the cost model chose a
 refresh for a small batch and a plain rebuild for a 50 % batch. No timing is asserted: speed is the
-benchmark's business, not a test's.
+benchmark's business, not a test's. The view-adaptation benchmark (`make bench-adapt`) gets the
+same: its first two changes of each kind, checked by the harness against rebuilt twins.
 
-Runs in this pytest process, on its embedded session when an earlier module started one (make
+Both run in this pytest process, on its embedded session when an earlier module started one (make
 test runs it after the randomized test: a Spark JVM compiles its planner anew, and one warm JVM
 for both costs less than one each), in a schema of its own.
 """
@@ -68,3 +69,32 @@ def test_bench_smoke(tmp_path, monkeypatch, capsys):
     assert rebuilt["view_changes"] == {}
     assert rebuilt["rows_written"] <= plain["rows_written"] * 1.05, (rebuilt, plain)
     assert "c_auto/a=" in printed and "b/a=" in printed and (out / "results.md").exists()
+
+
+def test_adapt_bench_smoke(tmp_path, monkeypatch):
+    """The view-adaptation benchmark (`make bench-adapt`) keeps working: the first two changes of each
+    kind (a predicate added and narrowed, a column dropped and renamed, a relation removed and joined
+    in as a filter, a join column added and a relation replaced by an equal one) on a few thousand
+    rows. The harness itself raises unless the view's batch was `adapted`, the view downstream
+    refreshed incrementally and both equal their rebuilt twins; here every cell is checked to have
+    been recorded so, with its statements counted."""
+    from pdelta.bench.adapt import all_changes, main
+
+    out = tmp_path / "out"
+    for name in ENV_KEYS:
+        monkeypatch.setenv(name, os.environ.get(name, ""))
+    monkeypatch.setenv("PDELTA_HOME", str(ROOT))
+    monkeypatch.setenv("PDELTA_SPARK_ADAPTIVE", "false")
+    monkeypatch.setenv("PDELTA_SPARK_CODEGEN", "false")
+    assert main(["--sizes", "2000", "--per-group", "2", "--out", str(out), "--work", str(tmp_path / "work")]) == 0
+    results = json.loads((out / "adapt.json").read_text())
+    expected = [change[0] for group in all_changes() for change in group[:2]]
+    assert [r["change"] for r in results] == expected
+    for r in results:
+        assert r["view_rows"] > 1000, r["change"]
+        for run in ("rebuild_view", "rebuild_down", "pdelta_view", "pdelta_down"):
+            assert r[run]["seconds"] > 0 and r[run]["statements"] > 0, (r["change"], run, r[run])
+    # a relation replaced by an equal one reads no row of the view's change: nothing leaves or comes back
+    equal = next(r for r in results if "containment equal" in r["change"])
+    assert not equal["view_changes"].get("del") and not equal["view_changes"].get("ins"), equal["view_changes"]
+    assert "| root rows | change |" in (out / "adapt.md").read_text()

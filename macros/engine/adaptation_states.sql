@@ -24,8 +24,8 @@
   {%- for alias in pdelta.replaced_relations(built_with['extent'], view) -%}
     {%- set changes = pdelta._recorded_relation(built[alias]['changes']) -%}
     {%- set readable = changes is not none and pdelta.relation_exists(changes) -%}
-    {%- do out.update({alias: {'state': none, 'consumed': consumed.get(alias), 'changes': changes if readable else none,
-                               'replaced': true}}) -%}
+    {%- do out.update({alias: {'state': none, 'consumed': consumed.get(alias),
+                               'changes': changes if readable else none}}) -%}
   {%- endfor -%}
   {%- for alias, r in view['relations'].items() if alias not in built -%}
     {%- set state = pdelta.resolve_relation(r['state']) -%}

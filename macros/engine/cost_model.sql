@@ -49,7 +49,7 @@
                        batch, so views downstream keep refreshing from an exact feed. Costs one
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
-{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none, rewrites_view=false,
+{% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none, column_changes=none,
                              target=none, held_as=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
       costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned'.
@@ -59,10 +59,11 @@
       adapt: the predicates a batch adapts (declaration_adaptation): the rows of a relation's
       state where its old and new predicates disagree count as pending rows of it (one count of
       the state with that filter in the same statement).
-      rewrites_view: the batch rewrites every row of the view first (columns added, filled by
-      fill_added_columns before it): the whole view counts as reached, on top of what the batch
-      reaches, since the fill costs about a rebuild (it reads and writes every row); under
-      pdelta_rebuild_feed reset only, whose plain rebuild fills nothing.
+      column_changes: the view's column changes (adapt_view_columns' plan) or none. With columns
+      added, the batch rewrites every row of the view first (fill_added_columns): the whole view
+      counts as reached, on top of what the batch reaches, since the fill costs about a rebuild
+      (it reads and writes every row); under pdelta_rebuild_feed reset only, whose plain rebuild
+      fills nothing.
       target, held_as: the view and its columns (diff_plan's held_as), for the key queries of the
       leaves an adapting batch replaces (replacement_key_queries): the rows they find count as
       pending rows of their relation (one count each, in the same statement) -#}
@@ -70,7 +71,7 @@
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
   {%- set off = r is none and not opts['learned'] -%}
   {#- a rebuild under `diff` fills the added columns too (its batch is the difference from the view) -#}
-  {%- set rewrites_view = rewrites_view and feed == 'reset' -%}
+  {%- set rewrites_view = column_changes is not none and column_changes['added'] | length > 0 and feed == 'reset' -%}
   {%- set adapt = adapt or {} -%}
   {%- if off or (pending is not none and not pending and not adapt and not rewrites_view) -%}
     {{ return({'mode': 'refresh', 'feed': feed, 'reason': 'cost model off' if off else 'nothing pending'}) }}

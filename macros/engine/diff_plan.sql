@@ -154,10 +154,6 @@
       {%- set view_key = [] -%}
       {%- for k in view['key'] -%}{%- do view_key.append(q(held_as.get(k, k))) -%}{%- endfor -%}
       {%- if 'insert' in swap['sides'] -%}
-        {%- set joins = [] -%}
-        {%- for pair in leaf['join']['on'] -%}
-          {%- do joins.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}
-        {%- endfor -%}
         {%- set unheld = [] -%}
         {%- if parent == root -%}
           {%- for k in rels[root]['key'] -%}
@@ -174,8 +170,8 @@
           {%- set held_rows = '(select distinct ' ~ fk | join(', ') ~ ' from ' ~ target ~ ')' -%}
         {%- endif -%}
         {%- do out.setdefault(parent, []).append('select ' ~ pdelta._cols(rels[parent]['key'], 'x.') ~ ' from '
-              ~ inputs[parent]['state'] ~ ' as x left semi join (' ~ rows ~ ') as l on ' ~ joins | join(' and ')
-              ~ ' left anti join ' ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
+              ~ inputs[parent]['state'] ~ ' as x left semi join (' ~ rows ~ ') as l on '
+              ~ pdelta._leaf_join_condition(leaf) ~ ' left anti join ' ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
       {%- endif -%}
       {%- if 'delete' in swap['sides'] -%}
         {%- set match = [] -%}
@@ -190,9 +186,7 @@
           {%- set located = target ~ ' as v' -%}
         {%- else -%}
           {#- the leaf joins the root: the root's row gives each view row's join columns -#}
-          {%- for pair in leaf['join']['on'] -%}
-            {%- do match.append('l.' ~ q(pair[1]) ~ ' = x.' ~ q(pair[0])) -%}
-          {%- endfor -%}
+          {%- do match.append(pdelta._leaf_join_condition(leaf)) -%}
           {%- set on_root = [] -%}
           {%- for k in rels[root]['key'] -%}
             {%- do keys.append('x.' ~ q(k)) -%}

@@ -167,8 +167,7 @@
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
     {%- do pdelta.explain_progress('the cost model (pdelta_rebuild_ratio)') -%}
-    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt,
-                                                columns is not none and columns['added'] | length > 0,
+    {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt, columns,
                                                 this_rel, held_as) -%}
     {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}

@@ -147,7 +147,7 @@
           (`pdelta_rebuild_feed: reset`) reads the states and no feed row, so its scan of the
           users' feeds takes their bounds only, without the feed contract's checks of the rows -#}
       {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'], adapt=adapt,
-                                                  rewrites_view=columns is not none and columns['added'] | length > 0,
+                                                  column_changes=columns,
                                                   target=target)
                        if cost_model_on else {'mode': 'refresh'} -%}
       {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}

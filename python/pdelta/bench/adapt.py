@@ -7,7 +7,8 @@ both before). After each change every pdelta table must equal its rebuilt twin, 
 must be `adapted` and the downstream view's `incremental`, before a time counts.
 
     python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench] [--only columns --name adapt-columns]
-    (--only predicates | columns | relations | replacements; each kind starts from the base declaration)
+    (--only predicates | columns | relations | replacements; each kind starts from the base declaration;
+    --per-group N: the first N changes of each kind, as make test's smoke run does)
 """
 from __future__ import annotations
 
@@ -305,11 +306,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", choices=["predicates", "columns", "relations", "replacements"],
                    help="run only these change kinds")
     p.add_argument("--name", default="adapt", help="the results' file names (<name>.md, <name>.json)")
+    p.add_argument("--per-group", type=int, default=0, metavar="N",
+                   help="only the first N changes of each kind (each builds on the one before it); 0: all")
     a = p.parse_args(argv)
     work, out = Path(a.work), Path(a.out)
     work.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    results = run([int(float(s)) for s in a.sizes.split(",") if s], work, a.seed, all_changes(a.only))
+    groups = [group[:a.per_group] if a.per_group > 0 else group for group in all_changes(a.only)]
+    results = run([int(float(s)) for s in a.sizes.split(",") if s], work, a.seed, groups)
     (out / f"{a.name}.json").write_text(json.dumps(results, indent=1) + "\n")
     (out / f"{a.name}.md").write_text(table(results))
     print(table(results))
