@@ -212,6 +212,14 @@ def lane_commands(target: str) -> list[str]:
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_replaced,"
         " expected: [cid, cname, caddr, acity, acountry], key: [cid], counts: {upd: 1}}'",
         f"test {t} --vars '{REPLACED_EQUAL}}}' --select paper_d_replaced",
+        # the containment a replacement declares, verified against the replaced relation (still there): the
+        # subset holds; claimed a superset, its rows break it (Dresden's are only in the replaced relation)
+        f"pdelta validate --live --select paper_d_replaced {t} --vars '{REPLACED_SUBSET}}}'"
+        " :: containment subset of a verified against paper_addr_moved: 0 row(s) only paper_addr_moved_west gives",
+        f"! pdelta validate --live --select paper_d_replaced {t}"
+        f" --vars '{REPLACED_SUBSET}, paper_replace_claim: superset}}'"
+        " :: `a` is declared `superset` of the relation it replaces, but :: row(s) of paper_addr_moved are not in"
+        " paper_addr_moved_west",
         # a subset without Dresden: the view rows it does not match leave (Bob's and Dave's), read from the view
         f"pdelta explain paper_d_replaced {t} --vars '{REPLACED_SUBSET}}}' --expect-mode adapt --expect-emits del"
         " :: recomputed: the view rows its replacement does not match (read from the view)",
@@ -223,6 +231,9 @@ def lane_commands(target: str) -> list[str]:
         # (CAddr dropped in the same batch: each view row's address comes from Cust); Dresden's rows come back
         f"run-operation paper_drop_view {t} --args '{{model_name: paper_addr_moved_west_changes}}'",
         f"run-operation paper_drop_view {t} --args '{{model_name: paper_addr_moved_west}}'",
+        # ... whose declared containment cannot be verified then: a warning, not an error
+        f"pdelta validate --live --select paper_d_replaced {t} --vars '{REPLACED_SUPERSET}}}'"
+        " :: containment superset of a: not verified, the replaced relation paper_addr_moved_west is gone",
         f"pdelta explain paper_d_replaced {t} --vars '{REPLACED_SUPERSET}}}' --expect-mode adapt --expect-emits ins"
         " :: the view rows its replacement does not match (read from the view and the root's state)"
         " :: the rows of c that join the replacement and no view row (the replaced relation's feed is gone)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 
+from pdelta.project import parse_folder
 from pdelta.runner import _target_per_vars, run_all
 
 
@@ -50,7 +51,9 @@ def test_each_vars_and_target_pair_keeps_its_own_target_folder(monkeypatch):
     assert folder("run --target local --vars '{a: 1}'") is None  # off unless asked for
     monkeypatch.setenv("PDELTA_TARGET_PER_VARS", "1")
     first = folder("run --target local --vars '{a: 1}'")
-    assert first.startswith("target/vars/")
+    assert first.startswith("target/pdelta/")
+    # the folder pdelta validate / explain parse into with the same vars and target, however written
+    assert first == str(parse_folder({"a": 1}, "local")) == folder("run --target local --vars '{\"a\": 1}'")
     assert folder("test --target local --vars '{a: 1}' --select x") == first
     assert folder("run --target local --vars '{a: 2}'") not in (None, first)
     assert folder("run --target thrift --vars '{a: 1}'") not in (None, first)

@@ -71,6 +71,13 @@
                             ~ ' and on_schema_change is fail: run it with --full-refresh'] if stopped_fail else [] -%}
   {%- set adapting_rebuilds = [pdelta.stopped_adapting_phrase()] if stopped_adapting and not stopped_fail else [] -%}
   {%- if declaration_only -%}
+    {#- each declared containment of a replaced relation, for `pdelta validate --live` to verify -#}
+    {%- for pred in (adapt or {}).values() -%}
+      {%- for swap in pred['replaced'] if swap['containment'] -%}
+        {%- do swap.update({'containment_check': pdelta.containment_check_sql(blog['declaration']['extent'],
+                                                                              declared['extent'], swap['leaf'])}) -%}
+      {%- endfor -%}
+    {%- endfor -%}
     {{ log('pdelta-explain:' ~ tojson({
         'model': model_name, 'relation': this_rel | string, 'built': built, 'declaration_changed': changed,
         'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],

@@ -145,12 +145,12 @@ def _resolve_for_validate(args, project, selection: list[str]) -> tuple[list[str
     """(the dimension views dbt selects with `selection`, the unique ids of every model it selects).
     A project whose views only parse under pdelta's validation mode cannot be listed by dbt; plain
     view names are then read as names, so `--select my_view` still reports that view's errors."""
-    from .project import SelectionError, selected_models, target_folder
+    from .project import SelectionError, parse_folder, selected_models
 
     project_dir, profiles = _dirs(args)
     project_vars = _project_vars(args)
-    # its own saved manifest beside parse_manifest's, so a repeated selection re-parses only what changed
-    folder = target_folder(project_dir / "target" / "pdelta", "ls", project_vars, args.target, str(profiles))
+    # parse_manifest's ordinary parse, saved there: unless a declaration broke it, dbt re-parses nothing
+    folder = project_dir / parse_folder(project_vars, args.target)
     try:
         ids = selected_models(project_dir, profiles, args.target, project_vars, selection, folder)
     except SelectionError as e:
@@ -288,15 +288,16 @@ def _live(args, project, views, progress):
         batches = meta_relation_name(project.model_node(name).relation_name, "batches")
         report = check_view_live(view, inputs, batches, ex, args.sample,
                                  progress=lambda step, name=name: progress(f"{name}: {step}"))
-        report.violations.extend(_declaration_verdict(args, name, report, progress))
+        report.violations.extend(_declaration_verdict(args, name, report, progress, ex))
         reports.append(report)
     return reports
 
 
-def _declaration_verdict(args, name: str, report, progress) -> list:
+def _declaration_verdict(args, name: str, report, progress, ex=None) -> list:
     """What the next run does about the view's declaration, by the engine's own rules (explain_refresh's
     declaration part, one dbt operation): kept in the report's stats; a run that would stop writing
-    nothing (on_schema_change: fail, a history that cannot take the new column types) is refused."""
+    nothing (on_schema_change: fail, a history that cannot take the new column types) is refused, and
+    so is a declared containment of a replaced relation that its rows break (containment_verdicts)."""
     from .declaration import Violation
 
     if report.stats.get("batch_log") != "present":  # not built: its first run builds it in full
@@ -320,8 +321,54 @@ def _declaration_verdict(args, name: str, report, progress) -> list:
     if refused:
         mode, lines = "stop", [f"the next refresh will STOP, writing nothing: {why}" for why in refused]
     report.stats["next_run"] = {"mode": mode, "said": lines}
+    broken = containment_verdicts(name, info, ex, report.stats) if ex is not None and mode == "adapt" else []
     return [Violation(name, "declaration-change", why, hint=f"the next run refuses this change: see `pdelta explain {name}`")
-            for why in refused]
+            for why in refused] + broken
+
+
+def containment_verdicts(name: str, info: dict, ex, stats: dict) -> list:
+    """A declared containment (equal, subset, superset) of each relation the next run replaces, checked
+    against the rows of the replaced relation and its replacement as the view uses them (explain_refresh's
+    `containment_check`, containment_check_sql's two counts): the adapting run trusts it and reads only the
+    sides it leaves, so a containment the rows break would leave the view wrong: an error. A replaced
+    relation no longer there cannot be checked (the paper's case): a warning. Each verdict joins the
+    report's next-run lines and stats['containment']."""
+    from .declaration import Violation
+
+    out = []
+    for alias, pred in (info.get("adaptation") or {}).items():
+        for swap in pred.get("replaced") or []:
+            declared, leaf = swap.get("containment"), swap["leaf"]
+            if not declared:
+                continue
+            check = swap.get("containment_check")
+            said = stats.setdefault("next_run", {}).setdefault("said", [])
+            if check is None:
+                stats.setdefault("containment", {})[leaf] = {"declared": declared, "verified": None}
+                said.append(f"  containment {declared} of {leaf}: not verified, the replaced relation {swap['old']} "
+                            "is gone")
+                out.append(Violation(name, "containment", f"`{leaf}`'s declared containment `{declared}` cannot be "
+                                     f"verified: the relation it replaces ({swap['old']}) is gone", alias=leaf,
+                                     severity="warning"))
+                continue
+            added, lost = (int(v) for v in ex.rows(check)[0])
+            wrong = []
+            if added and declared in ("equal", "subset"):
+                wrong.append(f"{added} row(s) of {swap['new']} (as the view uses them) are not in {swap['old']}")
+            if lost and declared in ("equal", "superset"):
+                wrong.append(f"{lost} row(s) of {swap['old']} are not in {swap['new']}")
+            stats.setdefault("containment", {})[leaf] = {"declared": declared, "verified": not wrong,
+                                                         "only_new": added, "only_replaced": lost}
+            said.append(f"  containment {declared} of {leaf} " + ("verified" if not wrong else "BROKEN")
+                        + f" against {swap['old']}: {added} row(s) only {swap['new']} gives, {lost} only "
+                        f"{swap['old']} gives")
+            if wrong:
+                out.append(Violation(name, "containment", f"`{leaf}` is declared `{declared}` of the relation it "
+                                     f"replaces, but " + " and ".join(wrong) + ": the adapting run would leave "
+                                     "the view wrong", alias=leaf,
+                                     hint="declare the containment that holds, or none (the run then recomputes "
+                                          "both sides)"))
+    return out
 
 
 # -- explain -------------------------------------------------------------------------------------

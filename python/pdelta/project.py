@@ -21,30 +21,54 @@ class ParseError(RuntimeError):
 
 
 def target_folder(base: Path, *combination) -> Path:
-    """`base`/<hash of `combination`>: dbt parses a project in full (~8 s here) whenever its vars,
+    """`base`/<hash of `combination`>: dbt parses a project in full (~3-8 s here) whenever its vars,
     target or profile differ from the saved manifest's, so one target folder per combination of
     them keeps each one's saved manifest for dbt's partial parsing"""
     key = json.dumps(combination, sort_keys=True, default=str)
     return base / hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
-def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None,
-                   project_vars: dict | None = None):
-    """dbt's manifest of the project, parsed with `project_vars` (dbt's --vars). Declarations are
-    not checked by the Jinja engine in this parse (var `pdelta_validate`), so every broken view is
-    still in it and reported at once."""
+def parse_folder(project_vars: dict | None, target: str | None) -> Path:
+    """The target folder (relative to the project, as dbt reads --target-path) of dbt's ordinary
+    parse with these vars and target: parse_manifest's, `pdelta validate --select`'s `dbt ls` and,
+    under PDELTA_TARGET_PER_VARS, the runner's dbt commands share it, so each parses the project
+    once and the others find its saved manifest unchanged"""
+    return target_folder(Path("target") / "pdelta", project_vars or {}, target)
+
+
+def _dbt_parse(project_dir: Path, profiles_dir: Path | None, target: str | None, project_vars: dict,
+               target_path: Path, log_level: str | None = None):
     from dbt.cli.main import dbtRunner
 
-    project_vars = {**(project_vars or {}), "pdelta_validate": True}
-    # repeating `pdelta validate` or `explain` re-parses only the files that changed
-    target_path = target_folder(Path(project_dir) / "target" / "pdelta", project_vars, target, str(profiles_dir))
     args = ["parse", "--project-dir", str(project_dir), "--vars", json.dumps(project_vars),
             "--target-path", str(target_path), "--quiet"]
+    if log_level:
+        args += ["--log-level", log_level]
     if profiles_dir:
         args += ["--profiles-dir", str(profiles_dir)]
     if target:
         args += ["--target", target]
-    res = dbtRunner().invoke(args)
+    return dbtRunner().invoke(args)
+
+
+def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: str | None = None,
+                   project_vars: dict | None = None):
+    """dbt's manifest of the project, parsed with `project_vars` (dbt's --vars). First dbt's
+    ordinary parse, in the folder a dbt command with the same vars and target uses under the
+    runner (parse_folder), so the run that follows `pdelta validate` or `explain` re-parses
+    nothing. Where the Jinja engine refuses a declaration, that parse stops at the first one; the
+    project is then parsed again with var `pdelta_validate`, under which the engine checks no
+    declaration, so every broken view is still in the manifest and reported at once."""
+    project_vars = dict(project_vars or {})
+    # dbt's error goes to stdout even under --quiet: the validation parse below reports it if it stands
+    res = _dbt_parse(project_dir, profiles_dir, target, project_vars,
+                     Path(project_dir) / parse_folder(project_vars, target), log_level="none")
+    if res.success:
+        return res.result
+    validating = {**project_vars, "pdelta_validate": True}
+    # its own folder: repeating `pdelta validate` on a broken project re-parses only the files that changed
+    res = _dbt_parse(project_dir, profiles_dir, target, validating,
+                     target_folder(Path(project_dir) / "target" / "pdelta", validating, target))
     if not res.success:
         raise ParseError(f"dbt could not parse the project: {res.exception}")
     return res.result

@@ -38,16 +38,21 @@ class _Tee(io.TextIOBase):
 
 
 def _target_per_vars(args: list[str]) -> list[str]:
-    """a target folder per distinct (--vars, --target) of the command (project.target_folder), so
-    a list of commands that alternates vars re-parses only the files that changed. Only with
-    PDELTA_TARGET_PER_VARS=1 (make test's local lane); a command naming its --target-path keeps it."""
-    from .project import target_folder
+    """a target folder per distinct (--vars, --target) of the command, the one `pdelta validate` and
+    `explain` parse into with them (project.parse_folder), so a list of commands that alternates
+    vars re-parses only the files that changed, and a dbt command after `pdelta explain` with the
+    same vars nothing. Only with PDELTA_TARGET_PER_VARS=1 (make test's local lane); a command naming
+    its --target-path keeps it."""
+    import yaml
+
+    from .project import parse_folder
 
     if os.environ.get("PDELTA_TARGET_PER_VARS") != "1" or not args or args[0] not in _PARSING \
             or any(a.startswith("--target-path") for a in args):
         return args
     given = {flag: args[i + 1] for i, flag in enumerate(args[:-1]) if flag in ("--vars", "--target", "-t")}
-    folder = target_folder(Path("target") / "vars", given.get("--vars"), given.get("--target", given.get("-t")))
+    project_vars = yaml.safe_load(given["--vars"]) if given.get("--vars") else {}
+    folder = parse_folder(project_vars, given.get("--target", given.get("-t")))
     return [*args, "--target-path", str(folder)]
 
 

@@ -11,7 +11,8 @@
     type). A replaceable one (paper_d_replaced) reads Addr from paper_addr_moved (its columns named
     address_id, city, country) with `paper_replace: equal`, from paper_addr_moved_west (no Dresden)
     with `subset`, and from paper_addr_moved again without outputting CAddr with `superset`, each
-    declaring that containment. -#}
+    declaring that containment, or the one var `paper_replace_claim` names (a wrong claim, which
+    `pdelta validate --live` must refuse). -#}
 {% macro paper_d_declaration(reshapable=false, city='acity', replaceable=false) %}
   {%- set narrowed = var('paper_decl', 'paper') == 'narrowed' -%}
   {%- set reshape = var('paper_reshape', none) if reshapable else none -%}
@@ -38,7 +39,7 @@
     {%- do relations.update({'a': {'state': moved, 'changes': moved ~ '_changes', 'key': ['address_id'],
           'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'address_id'}},
           'columns': [{'acity': 'city'}, {'acountry': 'country'}], 'where': "country = 'DE'",
-          'containment': replace}}) -%}
+          'containment': var('paper_replace_claim', replace)}}) -%}
     {%- if replace == 'superset' -%}{%- do relations['c'].update({'columns': ['cid', 'cname']}) -%}{%- endif -%}
   {%- endif -%}
   {{ return({'root': 'c', 'relations': relations}) }}
