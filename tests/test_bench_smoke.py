@@ -26,10 +26,9 @@ pytestmark = pytest.mark.spark  # it runs Spark (make test-fast leaves it out)
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_bench_smoke(tmp_path, monkeypatch, capsys):
-    from pdelta.bench.__main__ import main
-
-    out = tmp_path / "out"
+@pytest.fixture
+def bench_env(monkeypatch):
+    """The environment a benchmark harness runs in here"""
     # the harness sets the target, schema and Spark folder it runs under: put back afterwards
     for name in ENV_KEYS:
         monkeypatch.setenv(name, os.environ.get(name, ""))
@@ -37,6 +36,12 @@ def test_bench_smoke(tmp_path, monkeypatch, capsys):
     # make test's tiny-data settings, when this module starts the session itself (make bench-smoke)
     monkeypatch.setenv("PDELTA_SPARK_ADAPTIVE", "false")
     monkeypatch.setenv("PDELTA_SPARK_CODEGEN", "false")
+
+
+def test_bench_smoke(tmp_path, bench_env, capsys):
+    from pdelta.bench.__main__ import main
+
+    out = tmp_path / "out"
     rc = main(["--matrix", "2000:0.01,0.5", "--workloads", "tpch", "--contenders", "a,b,c_auto,d",
                "--rebuild-ratio", "0.3", "--out", str(out), "--work", str(tmp_path / "work"), "--fresh"])
     printed = capsys.readouterr().out
@@ -71,7 +76,7 @@ def test_bench_smoke(tmp_path, monkeypatch, capsys):
     assert "c_auto/a=" in printed and "b/a=" in printed and (out / "results.md").exists()
 
 
-def test_adapt_bench_smoke(tmp_path, monkeypatch):
+def test_adapt_bench_smoke(tmp_path, bench_env):
     """The view-adaptation benchmark (`make bench-adapt`) keeps working: the first two changes of each
     kind (a predicate added and narrowed, a column dropped and renamed, a relation removed and joined
     in as a filter, a join column added and a relation replaced by an equal one) on a few thousand
@@ -81,11 +86,6 @@ def test_adapt_bench_smoke(tmp_path, monkeypatch):
     from pdelta.bench.adapt import all_changes, main
 
     out = tmp_path / "out"
-    for name in ENV_KEYS:
-        monkeypatch.setenv(name, os.environ.get(name, ""))
-    monkeypatch.setenv("PDELTA_HOME", str(ROOT))
-    monkeypatch.setenv("PDELTA_SPARK_ADAPTIVE", "false")
-    monkeypatch.setenv("PDELTA_SPARK_CODEGEN", "false")
     assert main(["--sizes", "2000", "--per-group", "2", "--out", str(out), "--work", str(tmp_path / "work")]) == 0
     results = json.loads((out / "adapt.json").read_text())
     expected = [change[0] for group in all_changes() for change in group[:2]]

@@ -293,7 +293,7 @@ def _live(args, project, views, progress):
     return reports
 
 
-def _declaration_verdict(args, name: str, report, progress, ex=None) -> list:
+def _declaration_verdict(args, name: str, report, progress, ex) -> list:
     """What the next run does about the view's declaration, by the engine's own rules (explain_refresh's
     declaration part, one dbt operation): kept in the report's stats; a run that would stop writing
     nothing (on_schema_change: fail, a history that cannot take the new column types) is refused, and
@@ -321,7 +321,7 @@ def _declaration_verdict(args, name: str, report, progress, ex=None) -> list:
     if refused:
         mode, lines = "stop", [f"the next refresh will STOP, writing nothing: {why}" for why in refused]
     report.stats["next_run"] = {"mode": mode, "said": lines}
-    broken = containment_verdicts(name, info, ex, report.stats) if ex is not None and mode == "adapt" else []
+    broken = containment_verdicts(name, info, ex, report.stats) if mode == "adapt" else []
     return [Violation(name, "declaration-change", why, hint=f"the next run refuses this change: see `pdelta explain {name}`")
             for why in refused] + broken
 
@@ -336,13 +336,12 @@ def containment_verdicts(name: str, info: dict, ex, stats: dict) -> list:
     from .declaration import Violation
 
     out = []
+    said = stats["next_run"]["said"]
     for alias, pred in (info.get("adaptation") or {}).items():
         for swap in pred.get("replaced") or []:
-            declared, leaf = swap.get("containment"), swap["leaf"]
+            declared, leaf, check = swap.get("containment"), swap["leaf"], swap.get("containment_check")
             if not declared:
                 continue
-            check = swap.get("containment_check")
-            said = stats.setdefault("next_run", {}).setdefault("said", [])
             if check is None:
                 stats.setdefault("containment", {})[leaf] = {"declared": declared, "verified": None}
                 said.append(f"  containment {declared} of {leaf}: not verified, the replaced relation {swap['old']} "

@@ -68,7 +68,7 @@ def parse_manifest(project_dir: Path, profiles_dir: Path | None = None, target: 
     validating = {**project_vars, "pdelta_validate": True}
     # its own folder: repeating `pdelta validate` on a broken project re-parses only the files that changed
     res = _dbt_parse(project_dir, profiles_dir, target, validating,
-                     target_folder(Path(project_dir) / "target" / "pdelta", validating, target))
+                     Path(project_dir) / parse_folder(validating, target))
     if not res.success:
         raise ParseError(f"dbt could not parse the project: {res.exception}")
     return res.result
