@@ -17,22 +17,22 @@
 #     server, two formats joined in one view, quarantine), then docs/use-in-your-project.md
 #     followed in an empty folder on its own embedded session (tests/test_user_guide.py: it is in
 #     this stream for its length only); randomized equivalence + flag analysis
-#     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection); the benchmark
-#     harness on a few thousand rows, all four contenders checked equal, and the adaptation
-#     benchmark's, two changes of each kind (tests/test_bench_smoke.py)
+#     (PDELTA_DEEP=1: deep mode for the randomized suite and the fault injection)
 #  4. the cluster lane (scripts/test_cluster.sh --lane): a Spark standalone cluster on 127.0.0.1 (a
 #     master, two workers, executors in JVMs of their own) with a second Thrift Server as its
 #     driver: the paper's D with both plans, one SIGKILLed refresh and its rerun, the randomized
 #     chain4 shape on the embedded session as the cluster's driver (`make test-cluster`: every
-#     kill point)
+#     kill point); then the benchmark harness on a few thousand rows, all four contenders checked
+#     equal, and the adaptation benchmark's, two changes of each kind with and without the cost
+#     model (tests/test_bench_smoke.py)
 # Five streams run side by side, each with its own Spark JVM (the Thrift Servers', and one
-# embedded session per pytest process): the Thrift tests; the randomized suite, then the bench
-# smoke run; the capture module (one fixture that runs every raw format twice), the feed
-# contract's bad-row catalogue and the feed history's runs (in this stream for its length only:
-# the local one was the longest); the cluster lane; in the foreground, the local lane and the other
-# modules (one pytest process: its JVM warms up once for both). make test is CPU-bound on small machines, so the split
-# keeps the streams about equally long (one that ends early leaves a core idle). The logs of the
-# background ones are printed when they end.
+# embedded session per pytest process): the Thrift tests; the randomized suite; the capture module
+# (one fixture that runs every raw format twice), the feed contract's bad-row catalogue and the
+# feed history's runs; the cluster lane, then the bench smoke runs (the lane ends first: ~11 of
+# ~40 minutes); in the foreground, the local lane and the other modules (one pytest process: its
+# JVM warms up once for both). make test is CPU-bound on small machines, so the split keeps the
+# streams about equally long (one that ends early leaves a core idle). The logs of the background
+# ones are printed when they end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -68,6 +68,7 @@ cleanup() {
   [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
   [ -n "$capture_pid" ] && kill "$capture_pid" 2>/dev/null
   if [ -n "$cluster_pid" ]; then  # the lane's own trap stops its server and cluster; make sure
+    pkill -TERM -P "$cluster_pid" 2>/dev/null  # the stream's subshell runs the lane, then pytest
     kill "$cluster_pid" 2>/dev/null && sleep 2
     PDELTA_THRIFT_STATE=.pdelta/thrift-cluster bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
     bash scripts/spark_cluster.sh stop >/dev/null 2>&1 || true
@@ -87,11 +88,11 @@ python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_ca
 thrift_pid=$!
 echo "thrift $thrift_pid" >> "$cpu_roots"
 
-echo "== [3/3] pytest: randomized equivalence, then the benchmark harness's smoke run (in the background; log: .pdelta/tests/randomized.log)"
-python -m pytest tests/test_randomized_equivalence.py tests/test_bench_smoke.py -q -p no:cacheprovider --durations=3 -s \
+echo "== [3/3] pytest: randomized equivalence (in the background; log: .pdelta/tests/randomized.log)"
+python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider --durations=3 -s \
   > .pdelta/tests/randomized.log 2>&1 &
 random_pid=$!
-echo "randomized+bench-smoke $random_pid" >> "$cpu_roots"
+echo "randomized $random_pid" >> "$cpu_roots"
 
 echo "== [3/3] pytest: capture of every raw format, the feed contract (in the background; log: .pdelta/tests/capture.log)"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py tests/test_feed_contract.py \
@@ -99,10 +100,20 @@ PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tes
 capture_pid=$!
 echo "capture+feed-contract $capture_pid" >> "$cpu_roots"
 
-echo "== [4] the cluster lane (in the background; log: .pdelta/tests/cluster.log)"
-PDELTA_CPU_ROOTS="$cpu_roots" bash scripts/test_cluster.sh --lane > .pdelta/tests/cluster.log 2>&1 &
+echo "== [4] the cluster lane, then [3/3] the benchmark harnesses' smoke runs" \
+     "(in the background; log: .pdelta/tests/cluster.log)"
+(
+  set +e
+  PDELTA_CPU_ROOTS="$cpu_roots" PDELTA_CPU_STREAM=cluster+bench-smoke bash scripts/test_cluster.sh --lane
+  lane_rc=$?
+  echo "== pytest: the benchmark harnesses' smoke runs"
+  python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider --durations=3 -s
+  smoke_rc=$?
+  echo "[cluster stream] cluster lane rc $lane_rc, bench smoke rc $smoke_rc"
+  [ $lane_rc = 0 ] && [ $smoke_rc = 0 ]
+) > .pdelta/tests/cluster.log 2>&1 &
 cluster_pid=$!
-echo "cluster $cluster_pid" >> "$cpu_roots"
+echo "cluster+bench-smoke $cluster_pid" >> "$cpu_roots"
 
 echo "== [2/3] dbt build on target 'local' (tests/test_local_lane.py), then [3/3] pytest: the other modules"
 set +e
@@ -120,12 +131,12 @@ wait "$capture_pid"
 capture_rc=$?
 capture_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/capture.log | grep -v '^\s*$' || true
-echo "== pytest: randomized equivalence and the benchmark smoke run (output of the background run)"
+echo "== pytest: randomized equivalence (output of the background run)"
 wait "$random_pid"
 random_rc=$?
 random_pid=
 grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
-echo "== the cluster lane (output of the background run)"
+echo "== the cluster lane and the bench smoke runs (output of the background run)"
 wait "$cluster_pid"
 cluster_rc=$?
 cluster_pid=
@@ -141,6 +152,6 @@ cat .pdelta/tests/cpu.txt 2>/dev/null || echo "[cpu] the CPU meter wrote nothing
 set -e
 verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane and other modules: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \
-     "thrift pytest: $(verdict $thrift_rc); randomized + bench smoke: $(verdict $random_rc);" \
-     "cluster lane: $(verdict $cluster_rc); $((SECONDS - started))s"
+     "thrift pytest: $(verdict $thrift_rc); randomized: $(verdict $random_rc);" \
+     "cluster lane + bench smoke: $(verdict $cluster_rc); $((SECONDS - started))s"
 [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ] && [ $cluster_rc = 0 ]

@@ -36,10 +36,12 @@ bash scripts/thrift_server.sh start
 PDELTA_THRIFT_PORT="$(bash scripts/thrift_server.sh port)"
 export PDELTA_THRIFT_PORT
 # make test's CPU meter charges the cluster's daemons and server to this stream (they are
-# started in process groups of their own, outside this script's process tree)
+# started in process groups of their own, outside this script's process tree), under the
+# stream's name (PDELTA_CPU_STREAM)
 if [ -n "${PDELTA_CPU_ROOTS:-}" ]; then
-  for name in master worker1 worker2; do echo "cluster $(cat .pdelta/cluster/$name.pid)" >> "$PDELTA_CPU_ROOTS"; done
-  echo "cluster $(bash scripts/thrift_server.sh pid)" >> "$PDELTA_CPU_ROOTS"
+  stream=${PDELTA_CPU_STREAM:-cluster}
+  for name in master worker1 worker2; do echo "$stream $(cat .pdelta/cluster/$name.pid)" >> "$PDELTA_CPU_ROOTS"; done
+  echo "$stream $(bash scripts/thrift_server.sh pid)" >> "$PDELTA_CPU_ROOTS"
 fi
 
 checked="paper_d paper_d_diff paper_d_six_sets_emitted paper_d_complete_emitted"

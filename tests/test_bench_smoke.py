@@ -7,9 +7,9 @@ refresh for a small batch and a plain rebuild for a 50 % batch. No timing is ass
 benchmark's business, not a test's. The view-adaptation benchmark (`make bench-adapt`) gets the
 same: its first two changes of each kind, checked by the harness against rebuilt twins.
 
-Both run in this pytest process, on its embedded session when an earlier module started one (make
-test runs it after the randomized test: a Spark JVM compiles its planner anew, and one warm JVM
-for both costs less than one each), in a schema of its own.
+Both run in this pytest process, on one embedded session (a Spark JVM compiles its planner anew, and
+one warm JVM for both costs less than one each), in a schema of their own; make test runs them after
+the cluster lane, in its stream (the shortest).
 """
 from __future__ import annotations
 
@@ -81,8 +81,10 @@ def test_adapt_bench_smoke(tmp_path, bench_env):
     kind (a predicate added and narrowed, a column dropped and renamed, a relation removed and joined
     in as a filter, a join column added and a relation replaced by an equal one) on a few thousand
     rows. The harness itself raises unless the view's batch was `adapted`, the view downstream
-    refreshed incrementally and both equal their rebuilt twins; here every cell is checked to have
-    been recorded so, with its statements counted."""
+    refreshed incrementally and both equal their rebuilt twins, and unless the cost-model contender
+    (`pdelta_rebuild_ratio: learned`, after one small batch to learn from) either adapted with its
+    downstream view refreshing or rebuilt with its downstream view rebuilding, both equal to the
+    twins too; here every cell is checked to have been recorded so, with its statements counted."""
     from pdelta.bench.adapt import all_changes, main
 
     out = tmp_path / "out"
@@ -92,8 +94,9 @@ def test_adapt_bench_smoke(tmp_path, bench_env):
     assert [r["change"] for r in results] == expected
     for r in results:
         assert r["view_rows"] > 1000, r["change"]
-        for run in ("rebuild_view", "rebuild_down", "pdelta_view", "pdelta_down"):
+        for run in ("rebuild_view", "rebuild_down", "pdelta_view", "pdelta_down", "auto_view", "auto_down"):
             assert r[run]["seconds"] > 0 and r[run]["statements"] > 0, (r["change"], run, r[run])
+        assert r["auto_mode"] in ("adapted", "rebuild"), r["change"]
     # a relation replaced by an equal one reads no row of the view's change: nothing leaves or comes back
     equal = next(r for r in results if "containment equal" in r["change"])
     assert not equal["view_changes"].get("del") and not equal["view_changes"].get("ins"), equal["view_changes"]

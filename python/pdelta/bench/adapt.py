@@ -6,6 +6,14 @@ tables of the same SELECTs (what a changed model costs without adaptation; pdelt
 both before). After each change every pdelta table must equal its rebuilt twin, the view's batch
 must be `adapted` and the downstream view's `incremental`, before a time counts.
 
+A third contender is the same pair of pdelta views with the cost model on (`pdelta_rebuild_ratio:
+learned`): the first group's builds are followed by one small change batch of the states (0.1 % of
+each relation, untimed, every table checked), so that the view has a timed refresh and a timed
+rebuild to learn from (its batch log keeps them through the next groups' full builds); then each
+change is adapted or, when the model predicts a rebuild faster, rebuilt (a plain rebuild: the view
+downstream rebuilds too; it may also rebuild by its own cost model). Its time against the rebuild is
+what a user with the cost model on pays; the issue's goal is never more than 1.1x the rebuild.
+
     python -m pdelta.bench.adapt --sizes 1000000,10000000 [--out docs/bench] [--only columns --name adapt-columns]
     (--only predicates | columns | relations | replacements; each kind starts from the base declaration;
     --per-group N: the first N changes of each kind, as make test's smoke run does)
@@ -23,7 +31,8 @@ from pathlib import Path
 
 from .project import SCHEMA, q, t
 from .run import Dbt as HarnessDbt
-from .run import ROOT, STATEMENTS, count_statements, generate_base, last_batch, log, machine, spark_jobs
+from .run import (ROOT, STATEMENTS, apply_batch, count_statements, generate_base, last_batch, log, machine,
+                  spark_jobs)
 from .workloads import Workload, chain, declaration
 
 # each change kind: its label and the predicates the view then has (alias -> where); they run in
@@ -79,6 +88,12 @@ REPLACEMENTS = [
 REPLACEMENT_MODELS = ["country_moved", "country_moved_changes", "country_moved_sub", "country_moved_sub_changes"]
 CHANGED_COLUMNS = {"c_segment", "a_zip", "ci_pop", "co_name", "co_code", "ci_country"}
 VIEW, DOWN, REBUILT, REBUILT_DOWN = "chain_view", "chain_view_down", "chain_rebuilt", "chain_rebuilt_down"
+# the cost-model contender: the view and its downstream view under `pdelta_rebuild_ratio: learned`
+AUTO, AUTO_DOWN = "chain_auto", "chain_auto_down"
+PDELTA_MODELS = (VIEW, DOWN, AUTO, AUTO_DOWN)
+# the change batch each group refreshes before its changes, as a share of each relation's rows (at
+# least LEARNING_BATCH_ROWS of the root's, so that a small run has changes to learn from)
+LEARNING_BATCH_RATIO, LEARNING_BATCH_ROWS = 0.001, 10
 
 
 def view_declaration(w: Workload) -> dict:
@@ -131,18 +146,20 @@ def write_project(root: Path, w: Workload) -> None:
                        "                   'key': ['m_' ~ r['key'][0]], 'columns': renamed, 'containment': swap['containment'],\n"
                        "                   'join': {'to': r['join']['to'], 'on': on}}) -%}\n"
                        "{%- endfor -%}\n")
-    (models / f"{VIEW}.sql").write_text(
-        with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
-        "{{ pdelta.dimension_view(view) }}\n")
+    for name, ratio in ((VIEW, "false"), (AUTO, "'learned'")):
+        (models / f"{name}.sql").write_text(
+            with_predicates + "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio="
+            + ratio + ") }}\n{{ pdelta.dimension_view(view) }}\n")
     (models / f"{REBUILT}.sql").write_text(
         with_predicates + "{{ config(materialized='table') }}\n{{ pdelta.dimension_view(view) }}\n")
     columns = [c for c in w.view_columns() if c not in CHANGED_COLUMNS]
-    down = {"root": "v", "relations": {"v": {"state": VIEW, "changes": {"feed_of": VIEW}, "key": [w.root.key],
-                                             "technique": "pdelta_view", "columns": columns}}}
-    (models / f"{DOWN}.sql").write_text(
-        "{%- set view = " + json.dumps(down) + " -%}\n"
-        "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=false) }}\n"
-        "{{ pdelta.dimension_view(view) }}\n")
+    for name, upstream, ratio in ((DOWN, VIEW, "false"), (AUTO_DOWN, AUTO, "'learned'")):
+        down = {"root": "v", "relations": {"v": {"state": upstream, "changes": {"feed_of": upstream},
+                                                 "key": [w.root.key], "technique": "pdelta_view", "columns": columns}}}
+        (models / f"{name}.sql").write_text(
+            "{%- set view = " + json.dumps(down) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=view, pdelta_rebuild_ratio=" + ratio + ") }}\n"
+            "{{ pdelta.dimension_view(view) }}\n")
     # the replacements of the leaf relation (REPLACEMENTS): views of its table and feed, columns renamed
     leaf = w.rels[-1]
     renamed = ", ".join(f"{q(c)} as {q('m_' + c)}" for c, _ in leaf.columns)
@@ -208,9 +225,9 @@ def view_columns_after(w: Workload, columns: dict | None) -> list[str]:
 
 
 def run(sizes: list[int], work: Path, seed: int, groups: list[list[tuple]] | None = None) -> list[dict]:
-    """each group of changes (all_changes) from the base declaration: the four models built in full
-    first, then each change of the group adapted (and rebuilt) from the declaration the one before
-    left"""
+    """each group of changes (all_changes) from the base declaration: the models built in full first
+    (and, in the first group, one small change batch refreshed), then each change of the group adapted (and rebuilt)
+    from the declaration the one before left"""
     from pdelta.spark import session_from_profile
 
     os.environ.update({"PDELTA_LOCAL_DIR": str(work / "spark"), "PDELTA_SCHEMA": SCHEMA, "PDELTA_TARGET": "local"})
@@ -228,42 +245,90 @@ def run(sizes: list[int], work: Path, seed: int, groups: list[list[tuple]] | Non
             dbt("deps")
         log(f"adapt: chain at {size:,} root rows: generating")
         generate_base(spark, w, seed, work)
+        next_key = {r.name: r.first_key + r.size for r in w.rels}
+        learned = False
         for change in [c for group in groups or all_changes() for c in [None, *group]]:
             if change is None:  # a group starts from the base declaration
                 dbt.with_vars({})
-                for model in (VIEW, DOWN, REBUILT, REBUILT_DOWN):
+                for model in (*PDELTA_MODELS, REBUILT, REBUILT_DOWN):
                     timed(spark, dbt, model, full=True)
                 dbt("run", "-s", *REPLACEMENT_MODELS)  # views the replacements read (REPLACEMENTS)
+                if not learned:  # the timed runs a view learns from outlive its full builds (its batch log)
+                    learning_batch(spark, dbt, w, 1, seed, next_key)
+                    learned = True
                 continue
             label, predicates, column_change, relations = change
             dbt.with_vars(predicates, column_change, relations)
-            columns = view_columns_after(w, column_change) + [
-                c for added in (relations or {}).get("output", {}).values() for c in added]
             cell = {"root_rows": size, "change": label, "predicates": predicates, "columns": column_change,
                     "relations": relations,
                     "machine": machine(), "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")}
-            # the rebuild first, then pdelta: each on the same states, each its view then the one downstream
+            # the rebuild first, then pdelta, then pdelta with the cost model: each on the same states, each
+            # its view then the one downstream
             cell["rebuild_view"] = timed(spark, dbt, REBUILT)
             cell["rebuild_down"] = timed(spark, dbt, REBUILT_DOWN)
-            cell["pdelta_view"] = timed(spark, dbt, VIEW)
-            down_batches = batch_count(spark, DOWN)
-            cell["pdelta_down"] = timed(spark, dbt, DOWN)
-            mode, counts = last_batch(spark, VIEW)
-            down_mode, down_counts = last_batch(spark, DOWN)
-            if batch_count(spark, DOWN) == down_batches:
-                # the view's batch published no row: the view downstream had nothing to refresh
-                down_mode, down_counts = ("incremental", {}) if not sum(counts.values()) else ("none", {})
+            cell["pdelta_view"], cell["pdelta_down"], (mode, down_mode) = timed_pair(spark, dbt, VIEW, DOWN)
             if mode != "adapted" or down_mode != "incremental":
                 raise AssertionError(f"{label}: the view's batch was `{mode}` (expected adapted), the downstream "
                                      f"view's `{down_mode}` (expected incremental)")
+            cell["auto_view"], cell["auto_down"], (auto_mode, auto_down_mode) = timed_pair(spark, dbt, AUTO, AUTO_DOWN)
+            # the cost model adapts (the view downstream refreshes from the batch, or rebuilds when its own cost
+            # model says so) or rebuilds (a plain rebuild's `full` batch: the view downstream rebuilds too)
+            if (auto_mode, auto_down_mode) not in (("adapted", "incremental"), ("adapted", "rebuild"),
+                                                   ("rebuild", "full")):
+                raise AssertionError(f"{label}: with the cost model on, the view's batch was `{auto_mode}` and the "
+                                     f"downstream view's `{auto_down_mode}` (expected adapted and incremental or "
+                                     "rebuild, or rebuild and full)")
+            cell["auto_mode"], cell["auto_down_mode"] = auto_mode, auto_down_mode
+            columns = view_columns_after(w, column_change) + [
+                c for added in (relations or {}).get("output", {}).values() for c in added]
             cell["view_rows"] = assert_equal(spark, VIEW, REBUILT, columns)
-            assert_equal(spark, DOWN, REBUILT_DOWN, [c for c in w.view_columns() if c not in CHANGED_COLUMNS])
-            cell["view_changes"], cell["down_changes"] = counts, down_counts
+            assert_equal(spark, AUTO, REBUILT, columns)
+            down_columns = [c for c in w.view_columns() if c not in CHANGED_COLUMNS]
+            for downstream in (DOWN, AUTO_DOWN):
+                assert_equal(spark, downstream, REBUILT_DOWN, down_columns)
+            cell["view_changes"], cell["down_changes"] = last_batch(spark, VIEW)[1], last_batch(spark, DOWN)[1]
             results.append(cell)
             log(f"adapt {size:,} {label}: rebuild {cell['rebuild_view']['seconds']:.1f} + "
                 f"{cell['rebuild_down']['seconds']:.1f} s, pdelta {cell['pdelta_view']['seconds']:.1f} + "
-                f"{cell['pdelta_down']['seconds']:.1f} s, view changes {counts}")
+                f"{cell['pdelta_down']['seconds']:.1f} s, with the cost model ({auto_mode}, {auto_down_mode}) "
+                f"{cell['auto_view']['seconds']:.1f} + {cell['auto_down']['seconds']:.1f} s, "
+                f"view changes {cell['view_changes']}")
     return results
+
+
+def timed_pair(spark, dbt: Dbt, view: str, down: str) -> tuple[dict, dict, tuple[str, str]]:
+    """a pdelta view's run and its downstream view's, timed, and the modes of their batches: `rebuild`
+    for a plain rebuild the view's cost model chose (a `full` batch), the downstream view's `full` when
+    it rebuilt because the view did, `rebuild` when its own cost model chose to, and `incremental` also
+    when the view's batch published no row (the downstream view had nothing to refresh)"""
+    view_run = timed(spark, dbt, view)
+    down_batches = batch_count(spark, down)
+    down_run = timed(spark, dbt, down)
+    mode, counts = last_batch(spark, view)
+    down_mode = last_batch(spark, down)[0]
+    if batch_count(spark, down) == down_batches:
+        down_mode = "incremental" if not sum(counts.values()) else "none"
+    elif down_mode == "full" and mode != "full":
+        down_mode = "rebuild"  # its input was not rebuilt: its own cost model chose to
+    return view_run, down_run, ("rebuild" if mode == "full" else mode, down_mode)
+
+
+def learning_batch(spark, dbt: Dbt, w: Workload, batch: int, seed: int, next_key: dict) -> None:
+    """one small change batch of the states and feeds, refreshed by every pdelta view and rebuilt by the
+    twins (untimed here; the cost-model views time it for themselves), each table checked equal"""
+    ratio = max(LEARNING_BATCH_RATIO, LEARNING_BATCH_ROWS / w.root.size)
+    changes = apply_batch(spark, w, batch, ratio, seed, next_key)
+    batches = {view: batch_count(spark, view) for view in (VIEW, AUTO)}
+    dbt("run", "-s", *PDELTA_MODELS, REBUILT, REBUILT_DOWN)
+    for view in (VIEW, AUTO):
+        mode = last_batch(spark, view)[0] if batch_count(spark, view) > batches[view] else "none"
+        # the cost-model view may rebuild it, once it has learned from an earlier group's batch
+        if mode != "incremental" and not (view == AUTO and mode == "full"):
+            raise AssertionError(f"the learning batch: {view}'s batch was `{mode}` (expected incremental)")
+        assert_equal(spark, view, REBUILT, w.view_columns())
+    for downstream in (DOWN, AUTO_DOWN):
+        assert_equal(spark, downstream, REBUILT_DOWN, [c for c in w.view_columns() if c not in CHANGED_COLUMNS])
+    log(f"adapt: learning batch {batch}: {changes} refreshed")
 
 
 def all_changes(only: str | None = None) -> list[list[tuple]]:
@@ -284,15 +349,19 @@ def table(results: list[dict]) -> str:
              f"memory {first['driver_memory']}, {first['shuffle_partitions']} shuffle partitions); seconds per dbt "
              "invocation (parse excluded), in brackets the statements sent to Spark / the Spark jobs they ran.", "",
              "| root rows | change | view rows changed | rebuild: view | rebuild: downstream | pdelta adapts: view "
-             "| pdelta: downstream refresh | view: rebuild ÷ pdelta | both: rebuild ÷ pdelta |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| pdelta: downstream refresh | view: rebuild ÷ pdelta | both: rebuild ÷ pdelta "
+             "| cost model: choice | cost model: view | cost model: downstream | both: rebuild ÷ cost model |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     for r in results:
         rb = r["rebuild_view"]["seconds"] + r["rebuild_down"]["seconds"]
         pd = r["pdelta_view"]["seconds"] + r["pdelta_down"]["seconds"]
+        auto = r["auto_view"]["seconds"] + r["auto_down"]["seconds"]
         changed = sum(r["view_changes"].values())
         lines.append(f"| {r['root_rows']:,} | {r['change']} | {changed:,} | {cell(r['rebuild_view'])} "
                      f"| {cell(r['rebuild_down'])} | {cell(r['pdelta_view'])} | {cell(r['pdelta_down'])} "
-                     f"| {r['rebuild_view']['seconds'] / r['pdelta_view']['seconds']:.2f} | {rb / pd:.2f} |")
+                     f"| {r['rebuild_view']['seconds'] / r['pdelta_view']['seconds']:.2f} | {rb / pd:.2f} "
+                     f"| {r['auto_mode']}, downstream {r['auto_down_mode']} | {cell(r['auto_view'])} "
+                     f"| {cell(r['auto_down'])} | {rb / auto:.2f} |")
     return "\n".join(lines) + "\n"
 
 
