@@ -1,9 +1,10 @@
 """The learned cost model (`pdelta_rebuild_ratio: learned`, macros/engine/cost_model.sql) on the
 paper's example, embedded session: every build and refresh of a view is timed into its batch
 log's property `pdelta.costs`; a view learns nothing it has not timed (the first refresh after a
-first build refreshes); with timings that make a rebuild the faster, the refresh rebuilds, with
-timings that make the refresh the faster, it refreshes; `pdelta explain` predicts both; both
-views then equal the paper's figure and their recomputation (the project's data tests)."""
+first build refreshes); with timings that make a rebuild the faster, the refresh rebuilds; with
+timings that make it faster only for the view itself, while the view reading its feed would
+rebuild after it, it refreshes; `pdelta explain` predicts both; both views then equal the paper's
+figure and their recomputation (the project's data tests)."""
 from __future__ import annotations
 
 import json
@@ -20,9 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_costs"
 VIEWS = ("paper_d", "paper_d_diff")
 # timings written by hand before the refresh: paper_d's make a rebuild (0.5 s) faster than a
-# refresh (100 s, whatever it reaches); paper_d_diff's the opposite
+# refresh (100 s, whatever it reaches); paper_d_diff's make its own rebuild a little faster (1 s
+# against 2 s), but paper_d_over_diff, which reads its feed, would then rebuild (50 s) where it
+# refreshes in 0.25 s: with it, the refresh is the faster (2.25 s against 51 s)
 FAVOUR_REBUILD = {"v": 1, "refresh": [[1, 100.0], [2, 100.0]], "rebuild": [[None, 0.5]]}
-FAVOUR_REFRESH = {"v": 1, "refresh": [[1, 0.5], [2, 0.5]], "rebuild": [[None, 100.0]]}
+LEAN_REBUILD = {"v": 1, "refresh": [[1, 2.0], [2, 2.0]], "rebuild": [[None, 1.0]]}
+READER = "paper_d_over_diff"
+READER_COSTS = {"v": 1, "refresh": [[1, 0.25], [2, 0.25]], "rebuild": [[None, 50.0]]}
 # one refresh size timed: the learned model extrapolates from the rebuild's cost per view row
 ONE_REFRESH_SIZE = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
 
@@ -77,7 +82,8 @@ def paper(tmp_path_factory):
     out = {}
     try:
         dbt("seed", "--select", "path:seeds/paper", "--full-refresh", stage="old")
-        dbt("run", "--full-refresh", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", stage="old")
+        dbt("run", "--full-refresh", "--select", "+paper_d", "+paper_d_diff", READER, "+paper_d_recomputed",
+            stage="old")
         out["after_build"] = {v: costs(v) for v in VIEWS}
         def set_costs(view: str, timings: dict) -> None:
             spark.sql(f"alter table {SCHEMA}.{view}__pdelta_batches set tblproperties "
@@ -90,7 +96,7 @@ def paper(tmp_path_factory):
         dbt("run", "--select", "+paper_d", "+paper_d_diff", "+paper_d_recomputed", "--exclude", *VIEWS, stage="new")
         set_costs("paper_d_diff", ONE_REFRESH_SIZE)
         out["one_refresh_size"] = explain("paper_d_diff")
-        for view, timings in zip(VIEWS, (FAVOUR_REBUILD, FAVOUR_REFRESH)):
+        for view, timings in zip((*VIEWS, READER), (FAVOUR_REBUILD, LEAN_REBUILD, READER_COSTS)):
             set_costs(view, timings)
         out["explained"] = {v: explain(v) for v in VIEWS}
         sent.clear()
@@ -139,10 +145,11 @@ def test_the_faster_path_is_taken_and_timed(paper):
     rebuilds = paper["after_refresh"]["paper_d"]["rebuild"]
     assert rebuilds[:-1] == FAVOUR_REBUILD["rebuild"] and rebuilds[-1][0] == 3 and rebuilds[-1][1] > 0, rebuilds
     assert paper["after_refresh"]["paper_d"]["refresh"] == FAVOUR_REBUILD["refresh"]
-    # paper_d_diff: a refresh predicted faster: refreshed, and the refresh timed with the rows it reached
+    # paper_d_diff: a refresh predicted faster with the view reading its feed: refreshed, and the
+    # refresh timed with the rows it reached
     assert paper["mode"]["paper_d_diff"] == "incremental"
     refreshes = paper["after_refresh"]["paper_d_diff"]["refresh"]
-    assert refreshes[:-1] == FAVOUR_REFRESH["refresh"] and refreshes[-1][0] > 0 and refreshes[-1][1] > 0, refreshes
+    assert refreshes[:-1] == LEAN_REBUILD["refresh"] and refreshes[-1][0] > 0 and refreshes[-1][1] > 0, refreshes
 
 
 @pytest.mark.spark
@@ -154,6 +161,25 @@ def test_explain_predicts_the_choice(paper):
         assert ("REBUILD" in said) == (mode == "rebuild") and "predicted rebuild" in said, said
     assert paper["explained"]["paper_d"]["cost_choice"]["predicted"]["rebuild"] == pytest.approx(0.5)
     assert paper["explained"]["paper_d"]["cost_choice"]["predicted"]["refresh"] == pytest.approx(100.0)
+    # no view reads paper_d's feed: it is priced alone
+    assert paper["explained"]["paper_d"]["cost_choice"]["downstream"] == []
+
+
+@pytest.mark.spark
+def test_the_views_reading_the_feed_turn_a_rebuild_into_a_refresh(paper):
+    """paper_d_diff alone: a rebuild (1 s) faster than a refresh (2 s). After a plain rebuild
+    (pdelta_rebuild_feed reset: a `full` batch) paper_d_over_diff, which reads its feed, rebuilds
+    too (50 s), after a refresh it refreshes (0.25 s): the sums, 51 s against 2.25 s, make the
+    refresh the choice (the run refreshed: test_the_faster_path_is_taken_and_timed), and explain
+    says so with the reader's predictions"""
+    choice = paper["explained"]["paper_d_diff"]["cost_choice"]
+    assert choice["predicted"]["rebuild"] < choice["predicted"]["refresh"], choice
+    assert choice["downstream"] == [{"view": READER, "reached": pytest.approx(choice["downstream"][0]["reached"]),
+                                     "rebuild": pytest.approx(50.0), "refresh": pytest.approx(0.25)}], choice
+    assert choice["downstream"][0]["reached"] >= 1, choice
+    assert choice["predicted_with_downstream"] == {"rebuild": pytest.approx(51.0), "refresh": pytest.approx(2.25)}
+    said = describe_cost_choice(choice)
+    assert said.startswith("incremental refresh:") and f"reading its feed ({READER} rebuild 50.0 s" in said, said
 
 
 @pytest.mark.spark
@@ -167,6 +193,8 @@ def test_one_timed_refresh_predicts_a_larger_one_from_the_rebuilds_cost_per_row(
     assert beyond > 0, choice
     assert choice["predicted"]["refresh"] == pytest.approx(0.5 + 6 * 100.0 / choice["view_rows"] * beyond), choice
     assert choice["predicted"]["refresh"] > choice["predicted"]["rebuild"] and choice["mode"] == "rebuild", choice
+    # paper_d_over_diff reads the feed but has no timed refresh yet (only its build): left out
+    assert choice["downstream"] == [] and choice["predicted_with_downstream"] is None, choice
 
 
 def test_without_timings_the_view_refreshes():
@@ -203,7 +231,8 @@ def test_a_refresh_with_unchanged_docs_sends_no_statement_for_them(paper):
     sent = paper["refresh_statements"]["paper_d_diff"]
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in sent), sent  # it refreshed
     reads = [sql.split()[-1] for sql in sent if sql.startswith("show tblproperties")]
-    assert reads == [f"{SCHEMA}.paper_d_diff__pdelta_batches"], reads
+    # its own log's, and the log of the view reading its feed (its timings: the cost model's choice)
+    assert reads == [f"{SCHEMA}.paper_d_diff__pdelta_batches", f"{SCHEMA}.{READER}__pdelta_batches"], reads
     assert not [sql for sql in sent if sql.startswith("comment on") or " alter column " in sql], sent
 
 

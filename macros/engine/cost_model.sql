@@ -31,6 +31,13 @@
     (below): a plain rebuild builds the new columns with the rest and fills nothing, while a
     rebuild under `diff` fills them first like the adaptation, so the fill costs both the same.
 
+    The views that read the view's change feed pay for its choice too: after a plain rebuild
+    (`reset`, below) each of them rebuilds, after a refresh or an adaptation each refreshes from
+    the published rows. When the learned model would rebuild, it adds its readers' own learned
+    predictions to both sides (downstream_view_costs) and rebuilds only if the sum still says so:
+    an adaptation that rewrites the view (columns added) but changes few rows spares every reader
+    a rebuild.
+
     The inputs are cheap to get: a run chooses before it reads any feed row, from one statement
     that counts each state and each user's feed (Delta answers count(*) of a table from its log)
     less the rows the batch log recorded at or below the watermark (estimated_pending_sql), and
@@ -50,7 +57,7 @@
                        evaluation of the SELECT, a join with the view, and applying the
                        difference: several rebuilds (docs/bench/README.md). -#}
 {% macro refresh_cost_choice(view, inputs, pending, model_config=none, costs=none, adapt=none, column_changes=none,
-                             target=none, held_as=none) %}
+                             target=none, held_as=none, model_name=none) %}
   {#- the materialization reads its model's `config`; `pdelta explain` passes the node's.
       costs: the view's timed refreshes and rebuilds (batch_log_state's `costs`), for 'learned'.
       pending: the aliases with rows in (lo, hi], or none before the users' feeds were scanned
@@ -66,7 +73,9 @@
       fills nothing.
       target, held_as: the view and its columns (diff_plan's held_as), for the key queries of the
       leaves an adapting batch replaces (replacement_key_queries): the rows they find count as
-      pending rows of their relation (one count each, in the same statement) -#}
+      pending rows of their relation (one count each, in the same statement).
+      model_name: the view's model, whose readers' timings the learned model adds when it would
+      rebuild under `reset` (downstream_view_costs); none: the view alone is priced -#}
   {%- set opts = pdelta.rebuild_options(config if model_config is none else model_config) -%}
   {%- set r, feed = opts['ratio'], opts['feed'] -%}
   {%- set off = r is none and not opts['learned'] -%}
@@ -131,15 +140,72 @@
     {%- set reached = ns.f * (view_rows or 0) -%}
     {%- set predicted = pdelta.learned_cost_prediction(costs or {}, reached, view_rows) -%}
     {%- set timed = predicted['refresh'] is not none and predicted['rebuild'] is not none -%}
-    {{ return({'mode': 'rebuild' if timed and predicted['rebuild'] < predicted['refresh'] else 'refresh',
+    {%- set rebuilds = timed and predicted['rebuild'] < predicted['refresh'] -%}
+    {#- A plain rebuild publishes a `full` batch, which every view reading the feed answers with a
+        rebuild of its own; a refresh or an adaptation publishes rows they refresh from. Their
+        timings can only turn a rebuild into a refresh (each reader costs at most its rebuild
+        after a refresh too), so they are read only then. The readers' share of the batch: the
+        fraction of the view its changes reach, without the fill of added columns (not published) -#}
+    {%- set downstream = [] -%}
+    {%- set totals = none -%}
+    {%- if rebuilds and feed == 'reset' and model_name -%}
+      {%- set published = [ns.f - (1.0 if rewrites_view else 0.0), 1.0] | min -%}
+      {%- do downstream.extend(pdelta.downstream_view_costs(model_name, published, view_rows)) -%}
+      {%- if downstream -%}
+        {%- set totals = {'refresh': predicted['refresh'] + downstream | sum(attribute='refresh'),
+                          'rebuild': predicted['rebuild'] + downstream | sum(attribute='rebuild')} -%}
+        {%- set rebuilds = totals['rebuild'] < totals['refresh'] -%}
+      {%- endif -%}
+    {%- endif -%}
+    {{ return({'mode': 'rebuild' if rebuilds else 'refresh',
                'feed': feed, 'fraction': ns.f, 'ratio': 'learned', 'predicted': predicted, 'counts': counts,
                'reached': reached, 'view_rows': view_rows, 'rewrites_view': rewrites_view,
+               'downstream': downstream, 'predicted_with_downstream': totals,
                'reason': none if timed else 'learning: no ' ~ ('refresh' if predicted['refresh'] is none else 'rebuild') ~ ' of this view timed yet'}) }}
   {%- endif -%}
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
              'feed': feed, 'fraction': ns.f, 'ratio': r, 'predicted': predicted, 'counts': counts,
              'rewrites_view': rewrites_view}) }}
+{% endmacro %}
+
+{#- The dimension views that read model `model_name`'s change feed ({feed_of: model_name} in their
+    declaration) and have timed runs (`pdelta.costs` in their batch logs: built under the learned
+    model), with what the learned model predicts each costs, in seconds:
+      rebuild  its own rebuild, what it does after a `full` batch of the view (a plain rebuild);
+      refresh  its refresh from a batch of the view that reaches `fraction` of its rows (at least
+               one), or its rebuild when that is predicted cheaper (its own model's choice).
+    [{view, refresh, rebuild, reached}]. Rows: the reader's newest timed rebuild's, else
+    `fallback_rows` (the view's: a reader over its feed as root has as many). A reader without both
+    predictions is left out: nothing says what it costs either way. One `show tblproperties` per
+    reader built (dbt's relation cache says which are). -#}
+{% macro downstream_view_costs(model_name, fraction, fallback_rows) %}
+  {%- set out = [] -%}
+  {%- if not execute -%}{{ return(out) }}{%- endif -%}
+  {%- for node in graph.nodes.values()
+        if node.resource_type == 'model' and node.config.get('materialized') == 'dimension_view' -%}
+    {%- set declaration = node.config.get('pdelta') -%}
+    {%- set relations = declaration.get('relations') if declaration is mapping else none -%}
+    {%- set reads = [] -%}
+    {%- for spec in (relations.values() if relations is mapping else []) if spec is mapping -%}
+      {%- set changes = spec.get('changes') -%}
+      {%- if changes is mapping and changes.get('feed_of') == model_name -%}{%- do reads.append(1) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- set reader = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias,
+                                         type='table') -%}
+    {%- set batches = pdelta.meta_relation(reader, 'batches') -%}
+    {%- if reads and pdelta.relation_exists(batches) -%}
+      {%- set costs = pdelta._log_properties(batches)['costs'] -%}
+      {%- set rows = ((costs.get('rebuild') or []) | map('first') | reject('none') | list or [fallback_rows]) | last -%}
+      {%- set reached = [fraction * (rows or 0), 1] | max -%}
+      {%- set predicted = pdelta.learned_cost_prediction(costs, reached, rows) -%}
+      {%- if predicted['refresh'] is not none and predicted['rebuild'] is not none -%}
+        {%- do out.append({'view': node.name, 'reached': reached, 'rebuild': predicted['rebuild'],
+                           'refresh': [predicted['refresh'], predicted['rebuild']] | min}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- An input's pending rows as SQL, before its feed was scanned (refresh_cost_choice with pending
@@ -259,9 +325,15 @@
   {%- set filled = ' (columns added: their fill would rewrite every row of the view first)'
                    if choice.get('rewrites_view') else '' -%}
   {%- if choice['ratio'] == 'learned' -%}
+    {%- set totals = choice.get('predicted_with_downstream') -%}
+    {%- set readers = (choice.get('downstream') or []) | map(attribute='view') | join(', ') -%}
+    {%- set with_readers = '' if totals is none
+          else '; with the views reading its feed (' ~ readers ~ '), ' ~ (totals['rebuild'] | round(1))
+               ~ ' s against ' ~ (totals['refresh'] | round(1)) ~ ' s' -%}
     {{ return('a rebuild is predicted to take ' ~ (choice['predicted']['rebuild'] | round(1)) ~ ' s, a refresh '
-              ~ (choice['predicted']['refresh'] | round(1)) ~ ' s' ~ filled
-              ~ ' (pdelta_rebuild_ratio: learned, from the timed runs of this view)') }}
+              ~ (choice['predicted']['refresh'] | round(1)) ~ ' s' ~ filled ~ with_readers
+              ~ ' (pdelta_rebuild_ratio: learned, from the timed runs of this view'
+              ~ (' and its readers' if totals is not none else '') ~ ')') }}
   {%- endif -%}
   {{ return('the pending changes reach ~' ~ ((choice['fraction'] * 100) | round(1)) ~ '% of the view' ~ filled
             ~ ' > pdelta_rebuild_ratio ' ~ choice['ratio']) }}

@@ -175,7 +175,7 @@
     {#- what the cost model makes of the pending changes (macros/engine/cost_model.sql) -#}
     {%- do pdelta.explain_progress('the cost model (pdelta_rebuild_ratio)') -%}
     {%- set choice = pdelta.refresh_cost_choice(view, inputs, pending, node.config, blog['costs'], adapt, columns,
-                                                this_rel, held_as) -%}
+                                                this_rel, held_as, model_name) -%}
     {%- if choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
       {%- do out.update({'stops': [], 'quarantine': []}) -%}
@@ -184,7 +184,9 @@
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason'),
                                        'predicted': choice.get('predicted'), 'samples': blog['costs'],
                                        'reached': choice.get('reached'), 'view_rows': choice.get('view_rows'),
-                                       'rewrites_view': choice.get('rewrites_view', false)}}) -%}
+                                       'rewrites_view': choice.get('rewrites_view', false),
+                                       'downstream': choice.get('downstream') or [],
+                                       'predicted_with_downstream': choice.get('predicted_with_downstream')}}) -%}
   {%- endif -%}
   {#- the apply statements for the pending batch (a merge when nothing is pending to count) -#}
   {%- set strategy = pdelta.choose_apply_strategy(out.get('pending_counts', {'upd': 1}), opts) -%}

@@ -148,8 +148,11 @@
           users' feeds takes their bounds only, without the feed contract's checks of the rows -#}
       {%- set choice = pdelta.refresh_cost_choice(view, inputs, none, costs=blog['costs'], adapt=adapt,
                                                   column_changes=columns,
-                                                  target=target)
+                                                  target=target, model_name=model.name)
                        if cost_model_on else {'mode': 'refresh'} -%}
+      {%- if choice['mode'] == 'refresh' and choice.get('predicted_with_downstream') -%}
+        {{ log('pdelta: ' ~ model.name ~ ': refreshing, not rebuilding: ' ~ pdelta.rebuild_reason(choice), info=true) }}
+      {%- endif -%}
       {%- set plain_rebuild = choice['mode'] == 'rebuild' and choice['feed'] == 'reset' -%}
       {%- do pdelta.scan_inputs(inputs, check_rows=not plain_rebuild, hash_rows=not plain_rebuild) -%}
       {%- for alias in view['order'] -%}

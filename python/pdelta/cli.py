@@ -387,8 +387,14 @@ def describe_cost_choice(choice: dict) -> str:
         if choice.get("reason"):
             return f"incremental refresh ({choice['reason']}; {timed})"
         predicted = choice["predicted"]
-        why = (f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s{filled}, from "
-               f"{timed} (pdelta_rebuild_ratio: learned)")
+        # the views reading its feed: they rebuild after a plain rebuild, refresh after a refresh
+        totals = choice.get("predicted_with_downstream")
+        readers = ", ".join(f"{d['view']} rebuild {d['rebuild']:.1f} s, refresh {d['refresh']:.1f} s"
+                            for d in choice.get("downstream") or [])
+        with_readers = (f"; with the views reading its feed ({readers}): rebuild {totals['rebuild']:.1f} s, "
+                        f"refresh {totals['refresh']:.1f} s" if totals else "")
+        why = (f"predicted rebuild {predicted['rebuild']:.1f} s, refresh {predicted['refresh']:.1f} s{filled}"
+               f"{with_readers}, from {timed} (pdelta_rebuild_ratio: learned)")
         if choice.get("mode") != "rebuild":
             return f"incremental refresh: {why}"
     else:
