@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from apply.killer import DbtRunner
-from apply.project import ADAPTING, SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl, write_project
+from apply.project import (ADAPTING, OVER, OVER_ATTRS, SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl,
+                           write_project)
 from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
                          scd2, sql_value)
 from pdelta.live import connect
@@ -287,6 +288,110 @@ def test_concurrent_appends_land_exactly_once(it):
     assert it.view_rows("dim") == w.view(w.rows_at("cust", cust_hi), w.rows_at("addr", addr_hi))
     it.run("cust addr dim")
     it.check(models=("dim",))
+
+
+def _stage_of(model: str) -> str:
+    """the statement that computes a refresh's batch (create_stage): a run paused before it has frozen
+    its bounds and read no state yet"""
+    return rf"^create (or replace )?table {SCHEMA}\.{model}__pdelta_stage\b"
+
+
+def _race(it, model: str, during: str, folder: Path, pin: bool = True) -> None:
+    """`dbt run --select model`, paused before its stage statement while `dbt run --select during`
+    commits (both on the Thrift Server, each in a process of its own)"""
+    folder.mkdir()
+    args = ["run", "--select", model, *([] if pin else ["--vars", "{pdelta_pin_states: false}"])]
+    result = {}
+    paused = threading.Thread(target=lambda: result.update(
+        out=DBT.run(args, cwd=it.project, env=it.env, pause=(_stage_of(model), folder))))
+    paused.start()
+    try:
+        deadline = time.monotonic() + 600
+        while not (folder / "paused").exists():
+            assert paused.is_alive() and time.monotonic() < deadline, result.get("out")
+            time.sleep(0.1)
+        out = it.dbt("run", "--select", *during.split())
+        assert out.returncode == 0, out.stdout[-4000:]
+    finally:
+        (folder / "resume").write_text("")
+        paused.join()
+    assert result["out"].returncode == 0, result["out"].stdout[-4000:]
+
+
+def test_states_read_as_of_the_bound_while_they_commit(it, tmp_path):
+    """A state pdelta writes is read as of the batch the refresh's bound names, even when it commits
+    its next batch while the refresh runs (issue #20): `dim` paused before its stage statement while
+    the mirrors `cust` and `addr` commit a batch that changes the same customers again, then
+    `dim_over` (a view over dim's feed, dim its state) paused while `dim` commits. Each ends equal to
+    its recomputation at its recorded bound, not a mix of two states; with `pdelta_pin_states: false`
+    the same race leaves `dim` with the later batch's values for the keys its bound's batch reached
+    (the test can fail). Last, every view catches up and equals the true states."""
+    w = it.world
+    it.run("cust addr dim", models=("dim",))
+    out = it.dbt("run", "--select", OVER)
+    assert out.returncode == 0, out.stdout[-4000:]
+
+    def over_rows() -> dict[int, tuple]:
+        rows = it.sql(f"select cid, {', '.join(OVER_ATTRS)} from `{SCHEMA}`.`{OVER}`")
+        return {r[0]: tuple(r[1:]) for r in rows}
+
+    def projected(view_rows: dict[int, tuple]) -> dict[int, tuple]:
+        return {k: (v[0], v[2]) for k, v in view_rows.items()}  # VIEW_ATTRS name, tier, city, country
+
+    def mirror_hi(model: str) -> int | None:
+        return max((r["hi"] for r in it.batch_log(model) if r["mode"] in ("full", "incremental")
+                    and r["hi"] is not None), default=None)
+
+    assert over_rows() == projected(it.view_rows("dim"))
+    reached = sorted(w.view())[:4]
+
+    def rename(round_: str) -> None:  # the same customers renamed again each round, partial images
+        it.append([w.update("cust", c, {"name": f"{round_}{c}"}, "up") for c in reached])
+
+    # the mirrors take round a; then round b lands in the feeds, and the mirrors commit it while dim,
+    # bounded at round a, waits before its stage
+    rename("a")
+    it.run("cust addr", models=())
+    bound = {"cust": mirror_hi("cust"), "addr": mirror_hi("addr")}
+    at_bound = w.view(w.rows_at("cust", bound["cust"]), w.rows_at("addr", bound["addr"]))
+    rename("b")
+    _race(it, "dim", "cust addr", tmp_path / "dim")
+    it.record_state(("dim",))
+    dim_in = {r["input"]: r["hi"] for r in it.batch_log("dim") if r["batch_id"] == it.last_batch("dim")}
+    assert dim_in == {"c": bound["cust"], "a": bound["addr"]}, (dim_in, bound)
+    assert it.view_rows("dim") == at_bound, "dim read a mirror past its bound"
+    assert all(it.view_rows("dim")[c][0] == f"a{c}" for c in reached if c in at_bound)
+    dim_at_bound, dim_batch = it.view_rows("dim"), it.last_batch("dim")
+    # the views' logs keep their table's version with each batch: dim's is the one its rows are at
+    props = {r[0]: r[1] for r in it.sql(f"show tblproperties `{SCHEMA}`.`dim__pdelta_batches`")}
+    kept = json.loads(props["pdelta.version"])
+    latest = it.sql(f"describe history `{SCHEMA}`.`dim` limit 1")[0][0]
+    assert kept["batch"] == dim_batch and kept["table_version"] <= latest, (kept, latest)
+    # dim_over, bounded at dim's batch, waits while dim commits round b
+    _race(it, OVER, "dim", tmp_path / "over")
+    it.record_state(("dim",))
+    assert it.last_batch("dim") > dim_batch
+    over_in = [r["hi"] for r in it.batch_log(OVER) if r["batch_id"] == it.last_batch(OVER)]
+    assert over_in == [dim_batch], over_in
+    assert over_rows() == projected(dim_at_bound), "dim_over read dim past its bound"
+    assert over_rows() != projected(it.view_rows("dim")), "round b reached none of dim_over's rows"
+    # the same race with the states read as they are: dim shows round d's names with round c's bound
+    rename("c")
+    it.run("cust addr", models=())
+    bound = {"cust": mirror_hi("cust"), "addr": mirror_hi("addr")}
+    at_bound = w.view(w.rows_at("cust", bound["cust"]), w.rows_at("addr", bound["addr"]))
+    rename("d")
+    _race(it, "dim", "cust addr", tmp_path / "unpinned", pin=False)
+    it.record_state(("dim",))
+    mixed = it.view_rows("dim")
+    assert mixed != at_bound and any(mixed[c][0] == f"d{c}" for c in reached if c in mixed), \
+        "unpinned, dim still read the mirrors as of its bound: the race did not happen"
+    # every view catches up
+    it.run("cust addr dim", models=("dim",))
+    out = it.dbt("run", "--select", OVER)
+    assert out.returncode == 0, out.stdout[-4000:]
+    it.check(models=("dim",))
+    assert over_rows() == projected(it.view_rows("dim"))
 
 
 def _fault_points(n: int, fresh: int) -> list[int]:

@@ -56,6 +56,9 @@ CASES = {
     "feed_history_rows_fraction": ({"pdelta_feed_history_rows": 1.5}, "read through its Delta history), got 1.5"),
     "feed_history_rows_text": ({"pdelta_feed_history_rows": "many"}, "read through its Delta history), got many"),
     "feed_history_rows_true": ({"pdelta_feed_history_rows": True}, "read through its Delta history), got True"),
+    "valid_pin_states": ({"pdelta_pin_states": False}, None),
+    "valid_pin_states_text": ({"pdelta_pin_states": "true"}, None),
+    "pin_states_unknown": ({"pdelta_pin_states": "sometimes"}, "pdelta_pin_states: expected true (a state pdelta"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

@@ -118,9 +118,13 @@
   {%- do state.update({'adapting': adapting.get('fingerprint') if stopped else none,
                        'adapting_output': adapting.get('output') if stopped else none,
                        'adapting_history_columns': adapting.get('history_columns') if stopped else none}) -%}
+  {#- the Delta version of the log's table after its last committed batch (record_batch `table`): none
+      when the log's last batch kept none (a commit stopped before its properties, a parquet view) -#}
+  {%- set version_hint = props['version'] or {} -%}
+  {%- set table_version = version_hint.get('table_version') if version_hint.get('batch') == state['last'] else none -%}
   {#- the docs persist_view_docs last wrote on the view, with the full build they hold for -#}
   {%- do state.update({'costs': props['costs'], 'key_type': key_type if plain else none,
-                       'declaration': declaration, 'docs': props['docs']}) -%}
+                       'declaration': declaration, 'docs': props['docs'], 'table_version': table_version}) -%}
   {{ return(state) }}
 {% endmacro %}
 
@@ -143,11 +147,12 @@
 {% endmacro %}
 
 {#- the log's table properties `pdelta.state` (or none), `pdelta.costs` (or {}), `pdelta.key`,
-    `pdelta.declaration`, `pdelta.docs` and `pdelta.adapting` (or none), in one read -#}
+    `pdelta.declaration`, `pdelta.docs`, `pdelta.adapting` and `pdelta.version` (or none), in one read -#}
 {% macro _log_properties(batches) %}
-  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none, 'docs': none, 'adapting': none} -%}
+  {%- set out = {'state': none, 'costs': {}, 'key': none, 'declaration': none, 'docs': none, 'adapting': none,
+                 'version': none} -%}
   {%- set kept_names = ['pdelta.state', 'pdelta.costs', 'pdelta.key', 'pdelta.declaration', 'pdelta.docs',
-                        'pdelta.adapting'] -%}
+                        'pdelta.adapting', 'pdelta.version'] -%}
   {%- for row in run_query('show tblproperties ' ~ batches).rows if row[0] in kept_names -%}
     {%- set value = fromjson(row[1]) -%}
     {%- if value is mapping and value.get('v') == 1 -%}{%- do out.update({row[0][7:]: value}) -%}{%- endif -%}
@@ -274,9 +279,12 @@
     the rows. `costs`: when given, the learned cost model's timings (add_cost_sample), kept in
     property `pdelta.costs` by the same statement; `key_type`: the type of the view's first key
     column, kept in `pdelta.key` with the full build it holds for; `declaration`: the view's
-    declaration_record, kept in `pdelta.declaration` the same way. Returns the new state. -#}
+    declaration_record, kept in `pdelta.declaration` the same way; `table`: the Delta table this batch
+    wrote (the view or mirror), whose version now is kept in `pdelta.version` with the batch id, so that
+    a view reading it as its state reads it as of the batch its bound names (state_read). Returns the
+    new state. -#}
 {% macro record_batch(batches, batch_id, ranges, counts, mode, applied={}, retried=false, prior=none, costs=none,
-                      key_type=none, declaration=none) %}
+                      key_type=none, declaration=none, table=none) %}
   {%- set create = prior == 'empty' -%}
   {%- set rows = [] -%}
   {%- for alias, r in ranges.items() -%}
@@ -300,6 +308,10 @@
   {%- if key_type -%}
     {%- set kept_key = {'v': 1, 'type': key_type, 'since_full': state['last_full']} -%}
     {%- do props.update({'pdelta.key': pdelta.sql_literal(tojson(kept_key))}) -%}
+  {%- endif -%}
+  {%- if table is not none -%}
+    {%- set kept_version = {'v': 1, 'batch': batch_id | int, 'table_version': pdelta.table_version(table)} -%}
+    {%- do props.update({'pdelta.version': pdelta.sql_literal(tojson(kept_version))}) -%}
   {%- endif -%}
   {%- if declaration -%}
     {%- set kept_declaration = {'v': 1, 'fingerprint': declaration['fingerprint'], 'extent': declaration['extent'],

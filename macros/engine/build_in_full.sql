@@ -17,9 +17,12 @@
     keep_feed: the cost model's rebuild under the same declaration: the feed keeps the rows of
     earlier batches instead of starting over (no statement for it). Its readers still rebuild:
     they go by the `full` batch in this view's log, and read no feed row below their watermark;
-    the key's type comes from the log (`prior`), so the target is not described either. -#}
+    the key's type comes from the log (`prior`), so the target is not described either.
+
+    versioned: the target, when views read it as their state: its Delta version after the build is
+    kept with the batch (record_batch `table`). -#}
 {% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none,
-                       declaration=none, keep_feed=false) %}
+                       declaration=none, keep_feed=false, versioned=none) %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
@@ -66,6 +69,6 @@
   {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
   {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild', [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
   {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs,
-        key_type=(key_types + [none])[0], declaration=declaration) -%}
+        key_type=(key_types + [none])[0], declaration=declaration, table=versioned) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}

@@ -109,19 +109,20 @@
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
-    {%- set adapted_rows = ['(select count(*) from ' ~ inp['state'] ~ ' as x where ' ~ adapt[alias]['disagree'] ~ ')']
+    {%- set adapted_rows = ['(select count(*) from ' ~ pdelta.state_read(inp) ~ ' as x where '
+                            ~ adapt[alias]['disagree'] ~ ')']
                            if alias in adapt and adapt[alias]['disagree'] else [] -%}
     {%- for sql in replacement.get(alias, []) -%}
       {%- do adapted_rows.append('(select count(*) from (' ~ sql ~ '))') -%}
     {%- endfor -%}
     {%- set disagree_sql = adapted_rows | join(' + ') or '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
-                        ~ "(select count(*) from " ~ inp['state'] ~ ") as s, " ~ disagree_sql ~ " as d") -%}
+                        ~ "(select count(*) from " ~ pdelta.state_read(inp) ~ ") as s, " ~ disagree_sql ~ " as d") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in candidates -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from "
-                        ~ inputs[root]['state'] ~ ") as s, 0 as d") -%}
+                        ~ pdelta.state_read(inputs[root]) ~ ") as s, 0 as d") -%}
   {%- endif -%}
   {%- set ns = namespace(f=0.0, pending=0) -%}
   {%- set counts = {} -%}

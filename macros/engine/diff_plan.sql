@@ -63,14 +63,15 @@
             ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
     {%- endif -%}
     {%- if alias in adapt and adapt[alias]['disagree'] -%}
-      {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ inputs[alias]['state']
+      {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ pdelta.state_read(inputs[alias])
             ~ ' as x where ' ~ adapt[alias]['disagree']) -%}
     {%- endif -%}
     {%- do parts.extend(replacement_keys.get(alias, [])) -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
       {%- set on = [] -%}
       {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
-      {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ inputs[alias]['state']
+      {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from '
+            ~ pdelta.state_read(inputs[alias])
             ~ ' as x left semi join ' ~ child ~ '__keys as c on ' ~ on | join(' and ')) -%}
       {%- do reads.append(child ~ '__keys') -%}
     {%- endfor -%}
@@ -99,7 +100,7 @@
   {%- set on_root = [] -%}
   {%- for k in root_key -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
   {%- set states = {} -%}
-  {%- for alias in view['order'] -%}{%- do states.update({alias: inputs[alias]['state']}) -%}{%- endfor -%}
+  {%- for alias in view['order'] -%}{%- do states.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
   {%- set affected_root = 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], states[root])
                           ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
   {%- set new_rows -%}
@@ -149,7 +150,7 @@
   {%- for parent, entry in (adapt or {}).items() -%}
     {%- for swap in entry.get('replaced') or [] -%}
       {%- set leaf = rels[swap['leaf']] -%}
-      {%- set rows = 'select * from ' ~ inputs[swap['leaf']]['state']
+      {%- set rows = 'select * from ' ~ pdelta.state_read(inputs[swap['leaf']])
                      ~ (' where (' ~ leaf['where'] ~ ')' if leaf['where'] else '') -%}
       {%- set view_key = [] -%}
       {%- for k in view['key'] -%}{%- do view_key.append(q(held_as.get(k, k))) -%}{%- endfor -%}
@@ -170,7 +171,7 @@
           {%- set held_rows = '(select distinct ' ~ fk | join(', ') ~ ' from ' ~ target ~ ')' -%}
         {%- endif -%}
         {%- do out.setdefault(parent, []).append('select ' ~ pdelta._cols(rels[parent]['key'], 'x.') ~ ' from '
-              ~ inputs[parent]['state'] ~ ' as x left semi join (' ~ rows ~ ') as l on '
+              ~ pdelta.state_read(inputs[parent]) ~ ' as x left semi join (' ~ rows ~ ') as l on '
               ~ pdelta._leaf_join_condition(leaf) ~ ' left anti join ' ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
       {%- endif -%}
       {%- if 'delete' in swap['sides'] -%}
@@ -192,7 +193,8 @@
             {%- do keys.append('x.' ~ q(k)) -%}
             {%- do on_root.append('x.' ~ q(k) ~ ' = v.' ~ view_key[loop.index0]) -%}
           {%- endfor -%}
-          {%- set located = target ~ ' as v join ' ~ inputs[root]['state'] ~ ' as x on ' ~ on_root | join(' and ') -%}
+          {%- set located = target ~ ' as v join ' ~ pdelta.state_read(inputs[root]) ~ ' as x on '
+                            ~ on_root | join(' and ') -%}
         {%- endif -%}
         {%- for pair in swap['compare'] if not (pair[0] in held_as and held_as[pair[0]] is none) -%}
           {%- do match.append('l.' ~ q(pair[1]) ~ ' <=> v.' ~ q(held_as.get(pair[0], pair[0]))) -%}

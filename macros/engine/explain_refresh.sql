@@ -89,13 +89,14 @@
   {%- endif -%}
   {%- do pdelta.explain_progress("each input's pending range (a scan of its change feed)") -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions,
-                                        refresh_opts['history_rows']) -%}
+                                        refresh_opts['history_rows'], pin=refresh_opts['pin_states']) -%}
   {%- set ranges = {} -%}
   {%- for alias, inp in inputs.items() -%}
     {%- do inp.update({'lo': consumed.get(alias), 'joined': alias in adaptation['joined']}) -%}
     {%- do pdelta.consume_joined_through_bound(inp) -%}
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string,
                                   'lo': inp['lo'], 'hi': inp['hi'], 'read': inp.get('read'),
+                                  'state_version': inp.get('version'),
                                   'joined': inp['joined']}}) -%}
     {%- do inp.update({'hi': inp['hi'] if inp['hi'] is not none else inp['lo']}) -%}
   {%- endfor -%}

@@ -568,7 +568,8 @@
     {%- set r = view['relations'][alias] -%}
     {%- set shown = [] -%}{%- for k in r['key'] -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', ' ~ adapter.quote(k)) -%}{%- endfor -%}
     {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n, min(ex) as ex from (select to_json(named_struct('
-          ~ shown | join(', ') ~ ', \'rows\', count(*))) as ex from ' ~ inputs[alias]['state'] ~ ' group by ' ~ pdelta._cols(r['key'])
+          ~ shown | join(', ') ~ ', \'rows\', count(*))) as ex from ' ~ pdelta.state_read(inputs[alias])
+          ~ ' group by ' ~ pdelta._cols(r['key'])
           ~ ' having count(*) > 1) as d') -%}
   {%- endfor -%}
   {%- set out = [] -%}

@@ -13,8 +13,11 @@
                             values (ignore, append_new_columns, sync_all_columns) rebuild the view
       pdelta_feed_history_rows  the consumed rows from which a user's Delta feed is read through
                             its Delta history (100,000; macros/engine/feed_history.sql)
+      pdelta_pin_states     true (default): a state pdelta writes (another view, a mirror) is read
+                            as of the batch the refresh's bound names (freeze_inputs); false: as it
+                            is when the refresh reads it (a commit of it during the refresh is read)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
-    history_rows: int} and refuses a bad value with the
+    history_rows: int, pin_states: bool} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -23,14 +26,16 @@
                  'pdelta_plan': cfg.get('pdelta_plan', var('pdelta_plan', 'diff')),
                  'on_schema_change': cfg.get('on_schema_change') or 'ignore',
                  'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows',
-                                                     var('pdelta_feed_history_rows', 100000))} -%}
+                                                     var('pdelta_feed_history_rows', 100000)),
+                 'pdelta_pin_states': cfg.get('pdelta_pin_states', var('pdelta_pin_states', true))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
   {%- set learned = r == 'learned' -%}
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
-             'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int}) }}
+             'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int,
+             'pin_states': eff['pdelta_pin_states'] in [true, 'true']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -60,6 +65,11 @@
               or (rows is string and modules.re.match('^[0-9]+$', rows))) -%}
     {%- do out.append('pdelta_feed_history_rows: expected a whole number of at least 0 (the consumed rows from which a'
                       ~ " user's Delta feed is read through its Delta history), got " ~ rows) -%}
+  {%- endif -%}
+  {%- set pin = cfg.get('pdelta_pin_states', true) -%}
+  {%- if pin not in [true, false, 'true', 'false'] -%}
+    {%- do out.append("pdelta_pin_states: expected true (a state pdelta writes is read as of the batch the refresh's"
+                      ~ " bound names) or false (as it is when read), got " ~ pin) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

@@ -11,6 +11,11 @@
       - a state that is a pdelta mirror of this feed: the mirror's last committed position
         (feed rows that landed after the mirror froze its range are not in its state yet);
       - otherwise the feed's highest sequence now.
+    A state pdelta writes itself (the other view, of its own feed; a mirror) is read as of the bound:
+    at the Delta version that table had when the batch the bound names committed (its log's
+    `pdelta.version`, batch_log_state's `table_version`), so a commit of it during this refresh (its
+    next batch, its feed rows still past the bound) is not half read (`version`, read through
+    state_read; none: the state as it is, when the log kept no version or `pin` is false).
     The last two are users' feeds: feed_scans reads them all in one statement, finding the bound
     and checking the feed contract on the rows past `consumed` (alias -> the sequence consumed
     so far, from the batch log) (macros/engine/feed_checks.sql); `positions` (alias -> the feed
@@ -18,14 +23,15 @@
     feed that was only appended to since, once they reach `history_rows`
     (pdelta_feed_history_rows: rebuild_options). `scan` false: no statement; the
     caller runs scan_inputs once it knows what it needs of the feeds (a rebuild: bounds only). -#}
-{% macro freeze_inputs(view, consumed, positions, history_rows, scan=true) %}
+{% macro freeze_inputs(view, consumed, positions, history_rows, scan=true, pin=true) %}
   {%- set inputs = {} -%}
   {%- set scans = [] -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- set changes = pdelta.resolve_relation(r['changes']) -%}
     {%- set state = pdelta.resolve_relation(r['state']) -%}
-    {%- set inp = {'state': state, 'changes': changes, 'lo': none, 'rebuilt_at': none, 'bound_by': 'feed'} -%}
+    {%- set inp = {'state': state, 'changes': changes, 'lo': none, 'rebuilt_at': none, 'bound_by': 'feed',
+                   'version': none} -%}
     {%- set suffix = '__pdelta_changes' -%}
     {%- set state_log = pdelta.meta_relation(state, 'batches') -%}
     {%- if changes.identifier.endswith(suffix) -%}
@@ -34,12 +40,21 @@
       {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
                          'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view',
                          'published': none if st is none else st.get('published')}) -%}
+      {#- the other view's own table as the state: read as of its batch the bound names -#}
+      {%- set owner = changes.identifier[:-(suffix | length)] -%}
+      {%- if pin and st is not none and state is not string and state.identifier | lower == owner | lower
+            and (state.schema or '') | lower == (changes.schema or '') | lower -%}
+        {%- do inp.update({'version': st.get('table_version')}) -%}
+      {%- endif -%}
     {%- elif pdelta.relation_exists(state_log) -%}
       {#- a mirror of this feed: its last commit consumed the feed up to `mirror_hi` -#}
       {%- set st = pdelta.batch_log_state(state_log) -%}
       {%- set by_mirror = st['last'] >= 0 and st['feeds'].get('changes') == changes | string -%}
       {%- set mirror_hi = st['consumed'].get('changes') if by_mirror else none -%}
-      {%- if by_mirror -%}{%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi}) -%}{%- endif -%}
+      {%- if by_mirror -%}
+        {%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi,
+                           'version': st.get('table_version') if pin else none}) -%}
+      {%- endif -%}
       {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none,
                                             by_mirror, positions, history_rows)) -%}
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
@@ -67,6 +82,23 @@
     {%- if inputs[alias]['bound_by'] == 'mirror' -%}{%- do found.pop('hi') -%}{%- endif -%}
     {%- do inputs[alias].update(found) -%}
   {%- endfor -%}
+{% endmacro %}
+
+{#- The SQL that reads an input's state (freeze_inputs' inputs, or any mapping with a `state`): the
+    relation, as of its `version` when freeze_inputs pinned one (Delta time travel) -#}
+{% macro state_read(inp) %}
+  {%- if inp.get('version') is not none -%}
+    {{ return(inp['state'] ~ ' version as of ' ~ (inp['version'] | int)) }}
+  {%- endif -%}
+  {{ return(inp['state'] | string) }}
+{% endmacro %}
+
+{#- The view's full SELECT over its states as this refresh reads them (state_read): what a full build
+    of it computes, the model's own SQL with every pinned state read as of its bound -#}
+{% macro pinned_full_select(view, inputs) %}
+  {%- set reads = {} -%}
+  {%- for alias in view['order'] -%}{%- do reads.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
+  {{ return(pdelta.full_select_sql(view, reads)) }}
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}

@@ -66,7 +66,7 @@
     {%- do plan.append(pdelta.plan_term(X ~ 'nabla', 'Fig. 4: ∇R, old images or flagged keys', [X ~ 'net_effect'],
           pdelta.six_sets_to_nabla_sql(X ~ 'net_effect', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'new', 'R_new, the state', [],
-          'select ' ~ pdelta._cols(key + attrs) ~ ' from ' ~ inp['state'])) -%}
+          'select ' ~ pdelta._cols(key + attrs) ~ ' from ' ~ pdelta.state_read(inp))) -%}
     {%- set cur = X -%}
     {%- if r['where'] -%}
       {%- do plan.append(pdelta.plan_term(X ~ 'sel_delta', '§5.5 selection: Δσ = σ_p(ΔS)', [X ~ 'delta'],

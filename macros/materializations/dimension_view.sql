@@ -52,7 +52,14 @@
   {%- set watermarks = pdelta.built_watermarks(blog) -%}
   {%- set consumed, positions = watermarks['consumed'], watermarks['positions'] -%}
   {%- set built_consumed = pdelta.without_replaced_feeds(blog, view, consumed, positions) -%}
-  {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false) -%}
+  {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false,
+                                        pin=refresh_opts['pin_states']) -%}
+  {#- a full build or rebuild reads the states as the refresh does: a state pdelta writes as of its bound -#}
+  {%- set pinned = inputs.values() | selectattr('version', 'ne', none) | list -%}
+  {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
+  {#- each commit keeps the view's Delta version with its batch (record_batch) when a view reads it as
+      its state: that view reads it as of the batch its bound names -#}
+  {%- set versioned = target if opts['format'] == 'delta' and pdelta.read_as_state(model.name) else none -%}
   {%- set cost_model_on = refresh_opts['ratio'] is not none or refresh_opts['learned'] -%}
   {%- set why_full = [] -%}
   {#- a change of predicates, output columns added, dropped or renamed, a leaf relation removed or joined in
@@ -110,8 +117,8 @@
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
     {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
-    {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
-          timing, declared) -%}
+    {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
+          timing, declared, versioned=versioned) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
@@ -175,9 +182,9 @@
             under changed columns it starts over, like any full build -#}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']}
                          if refresh_opts['learned'] else none -%}
-        {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, ranges,
+        {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges,
               [pdelta.rebuild_reason(choice) ~ '; readers of the change feed rebuild'], blog, timing, declared,
-              keep_feed=columns is none) -%}
+              keep_feed=columns is none, versioned=versioned) -%}
         {%- set run_state.full = true -%}
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
@@ -188,8 +195,8 @@
         {%- endfor -%}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': none}
                          if refresh_opts['learned'] else none -%}
-        {%- do pdelta.build_in_full(target, sql, key, attrs_out, opts, batch_id, full_ranges,
-              rebuilt_feeds['reasons'], blog, timing, declared) -%}
+        {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, full_ranges,
+              rebuilt_feeds['reasons'], blog, timing, declared, versioned=versioned) -%}
         {%- set run_state.full = true -%}
       {%- else -%}
         {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
@@ -220,7 +227,7 @@
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
-            {%- set changes_sql = pdelta.rebuild_diff_sql(target, sql, key, attrs_out) -%}
+            {%- set changes_sql = pdelta.rebuild_diff_sql(target, full_sql, key, attrs_out) -%}
           {%- elif not rules -%}
             {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
             {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending, adapt),
@@ -245,7 +252,7 @@
       {%- call statement('main') -%} select 'pdelta: columns adapted' {%- endcall -%}
       {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'adapted',
             {'strategy': 'none', 'statements': column_statements, 'rows_written': {}}, false, blog, none,
-            blog['key_type'], declared) -%}
+            blog['key_type'], declared, table=versioned) -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ ' (adapted to the new declaration): '
              ~ pdelta.adapted_columns_phrase(columns) ~ ' in place; no new changes in any input', info=true) }}
     {%- elif not retry and not pending and not adapt -%}
@@ -317,7 +324,7 @@
             else ('adapted' if adapt or columns or (retry and staged_declaration) else 'incremental'),
             applied, retry, blog, costs, summary['key_type'],
             (staged_declaration if retry and staged_declaration else none)
-            or (declared if blog['declaration'] is none or adapt or columns else none)) -%}
+            or (declared if blog['declaration'] is none or adapt or columns else none), table=versioned) -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
       {%- set written = [] -%}

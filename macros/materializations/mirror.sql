@@ -18,6 +18,8 @@
   {%- set key_type = [] -%}
   {%- for c in feed_columns if c[0] == m['key'][0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(config, attrs) -%}
+  {#- each commit keeps the mirror's Delta version with its batch when a view reads it as its state -#}
+  {%- set versioned = target if opts['format'] == 'delta' and pdelta.read_as_state(model.name) else none -%}
   {%- set q = adapter.quote -%}
   {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set staged = pdelta.staged_batch(stage) -%}
@@ -74,7 +76,8 @@
     {%- for st in pdelta.create_target_statements(target, rebuild_sql, m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, declaration=declared) -%}
+    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, declaration=declared,
+          table=versioned) -%}
     {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -117,7 +120,8 @@
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {#- a mirror built before its columns were kept takes the ones it runs now as its own -#}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog,
-            declaration=declared if blog['declaration'] is none else none) -%}
+            declaration=declared if blog['declaration'] is none else none,
+            table=versioned) -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}

@@ -487,6 +487,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         if rng.get("joined"):
             say("    joined in by this batch: its feed is taken as read through the bound, its state as of it is"
                 " read where rows join it")
+        if rng.get("state_version") is not None:
+            # a state pdelta writes, read as of the batch the bound names (macros/engine/refresh_inputs.sql)
+            say(f"    its state {rng['state']} read as of Delta version {rng['state_version']}, the version its"
+                " log kept with the batch the bound names")
         read = rng.get("read")
         if read and read.get("version") is not None:
             # feed_scans read a Delta feed through its history (macros/engine/feed_history.sql)

@@ -98,4 +98,8 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if not whole:
         out.append("pdelta_feed_history_rows: expected a whole number of at least 0 (the consumed rows from which a "
                    f"user's Delta feed is read through its Delta history), got {_s(rows)}")
+    pin = cfg.get("pdelta_pin_states", True)
+    if pin not in (True, False, "true", "false"):
+        out.append("pdelta_pin_states: expected true (a state pdelta writes is read as of the batch the refresh's "
+                   f"bound names) or false (as it is when read), got {_s(pin)}")
     return out

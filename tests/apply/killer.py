@@ -2,7 +2,9 @@
 statement boundary — just before the N-th SQL statement that dbt sends after pdelta's first
 statement of the run (the first one naming a `__pdelta_` table). Every statement before it has
 completed on the server; none after it is sent. With kill_at 0 nothing is killed and the
-statements are only counted.
+statements are only counted. With `pause` (a regular expression and a folder), the run stops before
+the first statement that matches, writes `paused` into the folder and waits until `resume` is there:
+the caller runs other work at that point of the refresh (another model committing, say).
 
 Each run is its own process, forked from a server process that imported dbt once
 (`multiprocessing`'s forkserver with dbt preloaded): a killed run dies like a separate dbt
@@ -15,10 +17,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from pdelta.statements import statement_text
@@ -28,13 +32,25 @@ PRELOAD = ["dbt.cli.main", "dbt.adapters.sql.connections", "dbt.adapters.spark.i
            "dbt.parser.manifest", "dbt.task.run", "pyhive.hive"]
 
 
-def run_dbt(args: list[str], kill_at: int, log: str | None) -> int:
-    """In this process: dbt with every statement counted, SIGKILL before statement `kill_at`."""
+def _wait_at(pause: tuple[str, str]) -> None:
+    """tells the caller this run is paused (file `paused`), then waits for its `resume` file"""
+    folder = Path(pause[1])
+    (folder / "paused").write_text("")
+    deadline = time.monotonic() + 900
+    while not (folder / "resume").exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"paused run: no `resume` in {folder} after 900 s")
+        time.sleep(0.05)
+
+
+def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, str] | None = None) -> int:
+    """In this process: dbt with every statement counted, SIGKILL before statement `kill_at`, a pause
+    before the first statement matching `pause[0]` (see the module's doc)."""
     from dbt.adapters.sql.connections import SQLConnectionManager
     from dbt.cli.main import dbtRunner
 
     original = SQLConnectionManager.add_query
-    state = {"counting": False, "n": 0}
+    state = {"counting": False, "n": 0, "paused": False}
     log_file = open(log, "a") if log else None
 
     def add_query(self, sql, *args, **kwargs):
@@ -47,6 +63,9 @@ def run_dbt(args: list[str], kill_at: int, log: str | None) -> int:
                 log_file.flush()
             if state["n"] == kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)
+        if pause and not state["paused"] and re.search(pause[0], statement_text(sql)):
+            state["paused"] = True
+            _wait_at(pause)
         return original(self, sql, *args, **kwargs)
 
     SQLConnectionManager.add_query = add_query
@@ -55,7 +74,8 @@ def run_dbt(args: list[str], kill_at: int, log: str | None) -> int:
     return 0 if ok else 1
 
 
-def _child(args: list[str], cwd: str, env: dict, kill_at: int, log: str | None, out_path: str) -> None:
+def _child(args: list[str], cwd: str, env: dict, kill_at: int, log: str | None, out_path: str,
+           pause: tuple[str, str] | None) -> None:
     """The forked process: the caller's environment, directory and output file, then dbt."""
     os.environ.clear()
     os.environ.update(env)
@@ -65,7 +85,7 @@ def _child(args: list[str], cwd: str, env: dict, kill_at: int, log: str | None, 
     sys.stderr.flush()
     os.dup2(out, 1)
     os.dup2(out, 2)
-    sys.exit(run_dbt(args, kill_at, log))
+    sys.exit(run_dbt(args, kill_at, log, pause))
 
 
 class DbtRunner:
@@ -77,12 +97,13 @@ class DbtRunner:
         self.context.set_forkserver_preload(PRELOAD)
 
     def run(self, args: list[str], cwd: Path, env: dict, kill_at: int = 0,
-            log: Path | None = None) -> subprocess.CompletedProcess:
+            log: Path | None = None, pause: tuple[str, Path] | None = None) -> subprocess.CompletedProcess:
         with tempfile.NamedTemporaryFile(prefix="dbt-", suffix=".log", delete=False) as tmp:
             out_path = tmp.name
         try:
             proc = self.context.Process(target=_child, args=(args, str(cwd), dict(env), kill_at,
-                                                             str(log) if log else None, out_path))
+                                                             str(log) if log else None, out_path,
+                                                             (pause[0], str(pause[1])) if pause else None))
             proc.start()
             proc.join()
             output = Path(out_path).read_text(errors="replace")

@@ -2,7 +2,9 @@
 as pdelta mirrors from canonical change feeds (dbt sources), and the same dimension view two
 ways — Delta clustered by its key with SCD2 history (`dim`) and plain parquet with key buckets
 (`dim_pq`) — plus a one-relation view with history and no pruning (`dim1`) for fault injection, and
-one whose declaration changes from run to run (`dim1_adapting`) for fault injection while it adapts."""
+one whose declaration changes from run to run (`dim1_adapting`) for fault injection while it adapts,
+and a view over `dim`'s change feed with `dim` as its state (`dim_over`), which reads `dim` as of the
+batch its bound names while `dim` commits its next one (tests/test_apply.py)."""
 from __future__ import annotations
 
 import json
@@ -52,6 +54,16 @@ def adapting_declaration() -> str:
 
 ADAPTING = "dim1_adapting"
 
+# the view over dim's feed: its state is dim itself (a state pdelta writes, read as of the bound)
+OVER = "dim_over"
+OVER_ATTRS = ["name", "city"]
+
+
+def over_declaration() -> dict:
+    return {"root": "d", "relations": {
+        "d": {"state": "dim", "changes": {"feed_of": "dim"}, "key": ["cid"], "technique": "pdelta_view",
+              "columns": ["cid", *OVER_ATTRS]}}}
+
 SMALL = ("dim1", {"pdelta_history": {"type": "scd2", "tracked": SMALL_TRACKED}, "pdelta_apply": {"prune": False}})
 
 VIEWS = {
@@ -82,7 +94,8 @@ def write_project(root: Path, repo: Path) -> None:
             "{%- set m = " + json.dumps(m) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
     (models / f"{ADAPTING}.sql").write_text(adapting_declaration())
-    for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration())]:
+    for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration()),
+                            (OVER, {}, over_declaration())]:
         extra = "".join(f", {k}={json.dumps(v)}" for k, v in cfg.items())
         (models / f"{name}.sql").write_text(
             "{%- set view = " + json.dumps(decl) + " -%}\n"
