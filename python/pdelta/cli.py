@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, algebra, contract, maintainability
+from . import __version__, algebra, consistency, contract, maintainability
 
 MACRO_PATH = Path("macros") / "algebra" / "delta_model.sql"
 # the algebra's expected table, a seed of the repository's own dbt project (integration_tests/)
@@ -462,6 +462,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
         say(f"    {v.alias} {v.change_set}: {v.reads}{needs}: {v.why}")
     for h in doc["independence_hints"]:
         say(f"  more from the view alone: {h}")
+    level = consistency.view_level(project, view, valid, _project_vars(args))
+    doc["consistency"] = level.as_dict()
+    say(f"  consistency: {level.level} ({level.why})"
+        + (f"; strong if {level.strong_if}" if level.strong_if else ""))
+    for read in level.inputs:
+        say(f"    {read.alias}: {read.why}")
     rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started))
     if as_json:
         print(json.dumps(doc, default=str))

@@ -1,0 +1,152 @@
+"""The consistency level a dimension view gets (issue #20), in the terms of Zhuge et al. as the
+distributed-views paper states them (../shared/papers/incremental-recomputations-distributed-views.txt):
+
+- convergence: once the sources stop changing and a refresh has run, the view equals its
+  recomputation; between, a refresh may leave it in a state the sources were never in;
+- strong: every state a refresh leaves is the view of a state the sources were in, in the order they
+  were in them (weak consistency without the order is no separate case here: a refresh's bounds
+  only grow);
+- complete: strong, and every source state is shown. No pdelta view is complete: a refresh consumes
+  every pending batch at once, so the states in between are never shown.
+
+A refresh reads each input's change feed up to a frozen bound and its state. The view it leaves is
+the view of the states at their bounds when every state is read as of its bound: a state pdelta
+writes (a mirror of that feed, the other view of its own feed, a Delta table) is, unless
+`pdelta_pin_states` is false (macros/engine/refresh_inputs.sql). Any other state (a table a user or
+a replication tool keeps) is read as it is: it can be ahead of its feed's bound, or change during the
+refresh, so the view only converges. With every state pinned, one input gives a prefix of one
+source's history (strong, as strong as the view it reads when that is another view, provided each
+source transaction reaches the feed in one append: a Delta append is atomic, so a bound never splits
+one, but a capture that splits a transaction over appends can be cut inside it); several inputs
+are each cut at their own bound: strong when no source transaction spans two of their feeds, since
+any combination of independent sources' states is a state they were in; otherwise a transaction can
+be shown half applied (a customer and its new address in two feeds), so only convergence is
+guaranteed until a consistent cut across feeds exists."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .declaration import View
+
+CONVERGENCE, STRONG = "convergence", "strong"
+RANK = {CONVERGENCE: 0, STRONG: 1}
+
+
+@dataclass
+class InputRead:
+    """how a refresh reads one input's state"""
+    alias: str
+    state: Any                 # the declaration's state spec
+    kind: str                  # mirror | view | table
+    pinned: bool
+    why: str
+
+    def as_dict(self) -> dict:
+        return {"alias": self.alias, "state": self.state, "kind": self.kind, "pinned": self.pinned, "why": self.why}
+
+
+@dataclass
+class Level:
+    """the level a view gets, why, and what would raise it"""
+    level: str
+    why: str
+    inputs: list[InputRead] = field(default_factory=list)
+    strong_if: str | None = None   # the condition under which the view is strong though `level` says less
+
+    def as_dict(self) -> dict:
+        return {"level": self.level, "why": self.why, "strong_if": self.strong_if,
+                "inputs": [i.as_dict() for i in self.inputs]}
+
+
+def _spec_name(spec: Any) -> str | None:
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, dict) and isinstance(spec.get("ref"), str):
+        return spec["ref"]
+    return None
+
+
+def pin_states(project, node, project_vars: dict | None = None) -> bool:
+    """the view's `pdelta_pin_states`: its config, else the project var (--vars, then dbt_project.yml's
+    vars), else true (macros/engine/rebuild_options.sql)"""
+    value = node.config.get("pdelta_pin_states") if node is not None else None
+    if value is None:
+        value = (project_vars or {}).get("pdelta_pin_states")
+    if value is None:
+        value = _project_file_vars(project.dir).get("pdelta_pin_states")
+    return value in (None, True, "true")
+
+
+def _project_file_vars(project_dir: Path) -> dict:
+    import yaml
+
+    path = Path(project_dir) / "dbt_project.yml"
+    try:
+        found = yaml.safe_load(path.read_text()) or {}
+    except (OSError, yaml.YAMLError):
+        return {}
+    project_vars = found.get("vars") if isinstance(found, dict) else None
+    return project_vars if isinstance(project_vars, dict) else {}
+
+
+def input_read(project, alias: str, relation, pin: bool) -> InputRead:
+    """whether a refresh reads `relation`'s state as of its feed's bound (freeze_inputs' rule)"""
+    name = _spec_name(relation.state)
+    node = project.model_node(name) if name else None
+    materialized = getattr(node.config, "materialized", None) if node is not None else None
+    if materialized not in ("mirror", "dimension_view"):
+        return InputRead(alias, relation.state, "table", False,
+                         "a state pdelta does not write: read as it is when the refresh reads it (it can be ahead of "
+                         "its feed's bound, or change during the refresh)")
+    kind = "mirror" if materialized == "mirror" else "view"
+    file_format = node.config.get("file_format") or "delta"
+    if str(file_format).lower() != "delta":
+        return InputRead(alias, relation.state, kind, False,
+                         f"a {kind} kept as {file_format}: no Delta version to read it at, so read as it is")
+    if kind == "view":
+        feeds_of_it = isinstance(relation.changes, dict) and relation.changes.get("feed_of") == name
+        if not feeds_of_it:
+            return InputRead(alias, relation.state, kind, False,
+                             f"view {name} as a state with another feed than its own: read as it is")
+    else:
+        declared = node.config.get("pdelta_mirror") or {}
+        mirror_feed = project.resolve(declared.get("changes")) if isinstance(declared, dict) else None
+        this_feed = project.resolve(relation.changes)
+        if mirror_feed is None or this_feed is None or mirror_feed.relation != this_feed.relation:
+            return InputRead(alias, relation.state, kind, False,
+                             f"mirror {name} of another feed than this input's: read as it is")
+    if not pin:
+        return InputRead(alias, relation.state, kind, False, "pdelta_pin_states is false: read as it is")
+    return InputRead(alias, relation.state, kind, True,
+                     f"the {kind} {name} read as of the batch the bound names (its Delta version kept with the batch)")
+
+
+def view_level(project, view: View, views: dict[str, View], project_vars: dict | None = None,
+               _seen: frozenset = frozenset()) -> Level:
+    """the level `view` gets from its inputs and settings, with the levels of the views it reads"""
+    pin = pin_states(project, project.model_node(view.model), project_vars)
+    reads = [input_read(project, alias, view.relations[alias], pin) for alias in view.order]
+    unpinned = [r for r in reads if not r.pinned]
+    if unpinned:
+        first = unpinned[0]
+        return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads)
+    # as strong as the weakest view it reads: that view's states are its sources' here
+    for r in reads:
+        name = _spec_name(r.state)
+        if r.kind == "view" and name in views and name not in _seen:
+            upstream = view_level(project, views[name], views, project_vars, _seen | {view.model})
+            if RANK[upstream.level] < RANK[STRONG]:
+                return Level(upstream.level, f"it reads view {name}, which gets {upstream.level}: {upstream.why}",
+                             reads, upstream.strong_if)
+    if len(reads) == 1:
+        return Level(STRONG, "one input, its state read as of its feed's bound: each refresh shows the view of a "
+                             "state its source was in, in order, when each source transaction reaches the feed in one "
+                             "append (a bound never splits an append); never complete: a refresh skips the states "
+                             "between its batches", reads)
+    return Level(CONVERGENCE,
+                 f"{len(reads)} inputs, each state read as of its own feed's bound: a source transaction that spans "
+                 "two of their feeds can be shown half applied (no consistent cut across feeds yet, issue #20)",
+                 reads, strong_if="no source transaction spans two of its feeds (independent sources): then each "
+                                  "refresh shows the view of a state the sources were in, in order")

@@ -1,0 +1,132 @@
+"""The consistency level `pdelta explain` names for each dimension view (python/pdelta/consistency.py,
+issue #20), on a user project parsed by dbt (no Spark): a view over states pdelta does not write
+converges only; one over a Delta mirror of its one feed is strong, and a view over that view's feed
+too; two mirrored inputs are each cut at their own bound (strong only if no source transaction spans
+their feeds); a view reading a view that only converges converges; `pdelta_pin_states: false` and a
+parquet mirror (no version to read it at) leave the state unpinned. That the pinned reads happen, and
+that unpinned ones show a mixed state: tests/test_apply.py (test_states_read_as_of_the_bound_...)."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pdelta import consistency
+from pdelta.cli import main as pdelta_main
+from pdelta.project import Project, parse_manifest
+from pdelta.validate import validate
+from user_project import ROOT, dbt_deps, write_user_project
+
+FEED_COLS = ("cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, "
+             "cast(null as bigint) as _pdelta_seq")
+SEEDS = {"cust": "cid,cname,caddr\n1,Ann,1\n", "addr": "aid,acity\n1,Aachen\n"}
+SCHEMA_YML = """version: 2
+seeds:
+  - name: cust
+    columns: [{name: cid, data_tests: [unique, not_null]}]
+  - name: addr
+    columns: [{name: aid, data_tests: [unique, not_null]}]
+models:
+  - name: cust_mirror
+    columns: [{name: cid, data_tests: [unique, not_null]}]
+  - name: cust_mirror_pq
+    columns: [{name: cid, data_tests: [unique, not_null]}]
+  - name: addr_mirror
+    columns: [{name: aid, data_tests: [unique, not_null]}]
+"""
+C = {"key": ["cid"], "technique": "log_based", "columns": ["cid", "cname", "caddr"]}
+A = {"key": ["aid"], "technique": "log_based", "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity"]}
+
+
+def one(state: str) -> dict:
+    return {"root": "c", "relations": {"c": {**C, "state": state, "changes": "cust_changes"}}}
+
+
+def over(upstream: str) -> dict:
+    return {"root": "d", "relations": {"d": {"state": upstream, "changes": {"feed_of": upstream}, "key": ["cid"],
+                                             "technique": "pdelta_view", "columns": ["cid", "cname"]}}}
+
+
+VIEWS = {
+    # model -> (declaration, extra config)
+    "v_tables": ({"root": "c", "relations": {"c": {**C, "state": "cust", "changes": "cust_changes"},
+                                             "a": {**A, "state": "addr", "changes": "addr_changes"}}}, {}),
+    "v_mirror": (one("cust_mirror"), {}),
+    "v_mirrors": ({"root": "c", "relations": {"c": {**C, "state": "cust_mirror", "changes": "cust_changes"},
+                                              "a": {**A, "state": "addr_mirror", "changes": "addr_changes"}}}, {}),
+    "v_over_mirror": (over("v_mirror"), {}),
+    "v_over_mirrors": (over("v_mirrors"), {}),
+    "v_unpinned": (one("cust_mirror"), {"pdelta_pin_states": False}),
+    "v_parquet_mirror": (one("cust_mirror_pq"), {}),
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    d = tmp_path_factory.mktemp("consistency") / "project"
+    write_user_project(d, "consistency_it")
+    (d / "models").mkdir()
+    (d / "seeds").mkdir()
+    for name, text in SEEDS.items():
+        (d / "seeds" / f"{name}.csv").write_text(text)
+    m = d / "models"
+    m.joinpath("_schema.yml").write_text(SCHEMA_YML)
+    for rel, cols in (("cust", "cid, cname, caddr"), ("addr", "aid, acity")):
+        m.joinpath(f"{rel}_changes.sql").write_text(f"select {cols}, {FEED_COLS} from {{{{ ref('{rel}') }}}}\n")
+    for name, rel, key, fmt in (("cust_mirror", "cust", "cid", "delta"), ("addr_mirror", "addr", "aid", "delta"),
+                                ("cust_mirror_pq", "cust", "cid", "parquet")):
+        decl = {"changes": f"{rel}_changes", "key": [key]}
+        m.joinpath(f"{name}.sql").write_text(
+            "{%- set m = " + json.dumps(decl) + " -%}\n"
+            f"{{{{ config(materialized='mirror', pdelta_mirror=m, file_format='{fmt}') }}}}\n"
+            "{{ pdelta.mirror(m) }}\n")
+    for name, (decl, extra) in VIEWS.items():
+        cfg = "".join(f", {k}={json.dumps(v).replace('false', 'False')}" for k, v in extra.items())
+        m.joinpath(f"{name}.sql").write_text(
+            "{%- set v = " + json.dumps(decl) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=v" + cfg + ") }}\n{{ pdelta.dimension_view(v) }}\n")
+    dbt_deps(d)
+    parsed = Project(parse_manifest(d, ROOT), d)
+    views, errors = validate(parsed)
+    assert not [e for e in errors if e.is_error], [e.render() for e in errors if e.is_error]
+    return d, parsed, views
+
+
+@pytest.mark.parametrize("model, level, pinned, why", [
+    ("v_tables", "convergence", [False, False], "input `c`: a state pdelta does not write"),
+    ("v_mirror", "strong", [True], "one input, its state read as of its feed's bound"),
+    ("v_mirrors", "convergence", [True, True], "2 inputs, each state read as of its own feed's bound"),
+    ("v_over_mirror", "strong", [True], "one input"),
+    ("v_over_mirrors", "convergence", [True], "it reads view v_mirrors, which gets convergence"),
+    ("v_unpinned", "convergence", [False], "pdelta_pin_states is false"),
+    ("v_parquet_mirror", "convergence", [False], "kept as parquet"),
+])
+def test_each_view_gets_its_level(project, model, level, pinned, why):
+    _, parsed, views = project
+    found = consistency.view_level(parsed, views[model], views)
+    assert found.level == level, found
+    assert [r.pinned for r in found.inputs] == pinned, found
+    assert why in found.why, found.why
+    # only a view whose states are all pinned can be strong, and only a multi-input one says when
+    assert (found.strong_if is not None) == (model in ("v_mirrors", "v_over_mirrors")), found
+
+
+def test_pin_states_var_turns_every_view_to_convergence(project):
+    _, parsed, views = project
+    for model in VIEWS:
+        found = consistency.view_level(parsed, views[model], views, {"pdelta_pin_states": False})
+        assert found.level == "convergence" and not any(r.pinned for r in found.inputs), (model, found)
+
+
+def test_explain_names_the_level(project):
+    d, _, _ = project
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = pdelta_main(["explain", "v_mirror", "--static", "--format", "json", "--project-dir", str(d),
+                          "--profiles-dir", str(ROOT)])
+    assert rc == 0
+    doc = json.loads(out.getvalue())
+    assert doc["consistency"]["level"] == "strong" and doc["consistency"]["inputs"][0]["kind"] == "mirror", doc
