@@ -42,6 +42,7 @@ class InputRead:
     kind: str                  # mirror | view | table
     pinned: bool
     why: str
+    model: str | None = None   # the mirror's or view's model name
 
     def as_dict(self) -> dict:
         return {"alias": self.alias, "state": self.state, "kind": self.kind, "pinned": self.pinned, "why": self.why}
@@ -58,14 +59,6 @@ class Level:
     def as_dict(self) -> dict:
         return {"level": self.level, "why": self.why, "strong_if": self.strong_if,
                 "inputs": [i.as_dict() for i in self.inputs]}
-
-
-def _spec_name(spec: Any) -> str | None:
-    if isinstance(spec, str):
-        return spec
-    if isinstance(spec, dict) and isinstance(spec.get("ref"), str):
-        return spec["ref"]
-    return None
 
 
 def pin_states(project, node, project_vars: dict | None = None) -> bool:
@@ -93,34 +86,36 @@ def _project_file_vars(project_dir: Path) -> dict:
 
 def input_read(project, alias: str, relation, pin: bool) -> InputRead:
     """whether a refresh reads `relation`'s state as of its feed's bound (freeze_inputs' rule)"""
-    name = _spec_name(relation.state)
-    node = project.model_node(name) if name else None
-    materialized = getattr(node.config, "materialized", None) if node is not None else None
+    found = project.resolve(relation.state)
+    materialized = found.materialized if found is not None and found.kind == "model" else None
     if materialized not in ("mirror", "dimension_view"):
         return InputRead(alias, relation.state, "table", False,
                          "a state pdelta does not write: read as it is when the refresh reads it (it can be ahead of "
                          "its feed's bound, or change during the refresh)")
     kind = "mirror" if materialized == "mirror" else "view"
+    node = project.manifest.nodes[found.unique_id]
+    name = node.name
     file_format = node.config.get("file_format") or "delta"
     if str(file_format).lower() != "delta":
         return InputRead(alias, relation.state, kind, False,
-                         f"a {kind} kept as {file_format}: no Delta version to read it at, so read as it is")
+                         f"a {kind} kept as {file_format}: no Delta version to read it at, so read as it is", name)
     if kind == "view":
         feeds_of_it = isinstance(relation.changes, dict) and relation.changes.get("feed_of") == name
         if not feeds_of_it:
             return InputRead(alias, relation.state, kind, False,
-                             f"view {name} as a state with another feed than its own: read as it is")
+                             f"view {name} as a state with another feed than its own: read as it is", name)
     else:
         declared = node.config.get("pdelta_mirror") or {}
         mirror_feed = project.resolve(declared.get("changes")) if isinstance(declared, dict) else None
         this_feed = project.resolve(relation.changes)
         if mirror_feed is None or this_feed is None or mirror_feed.relation != this_feed.relation:
             return InputRead(alias, relation.state, kind, False,
-                             f"mirror {name} of another feed than this input's: read as it is")
+                             f"mirror {name} of another feed than this input's: read as it is", name)
     if not pin:
-        return InputRead(alias, relation.state, kind, False, "pdelta_pin_states is false: read as it is")
+        return InputRead(alias, relation.state, kind, False, "pdelta_pin_states is false: read as it is", name)
     return InputRead(alias, relation.state, kind, True,
-                     f"the {kind} {name} read as of the batch the bound names (its Delta version kept with the batch)")
+                     f"the {kind} {name} read as of the batch the bound names (its Delta version kept with the batch)",
+                     name)
 
 
 def view_level(project, view: View, views: dict[str, View], project_vars: dict | None = None,
@@ -134,11 +129,10 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
         return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads)
     # as strong as the weakest view it reads: that view's states are its sources' here
     for r in reads:
-        name = _spec_name(r.state)
-        if r.kind == "view" and name in views and name not in _seen:
-            upstream = view_level(project, views[name], views, project_vars, _seen | {view.model})
+        if r.kind == "view" and r.model in views and r.model not in _seen:
+            upstream = view_level(project, views[r.model], views, project_vars, _seen | {view.model})
             if RANK[upstream.level] < RANK[STRONG]:
-                return Level(upstream.level, f"it reads view {name}, which gets {upstream.level}: {upstream.why}",
+                return Level(upstream.level, f"it reads view {r.model}, which gets {upstream.level}: {upstream.why}",
                              reads, upstream.strong_if)
     if len(reads) == 1:
         return Level(STRONG, "one input, its state read as of its feed's bound: each refresh shows the view of a "
