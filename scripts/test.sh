@@ -27,8 +27,8 @@
 #     model (tests/test_bench_smoke.py)
 # Five streams run side by side, each with its own Spark JVM (the Thrift Servers', and one
 # embedded session per pytest process): the Thrift tests; the randomized suite; the capture module
-# (one fixture that runs every raw format twice), the feed contract's bad-row catalogue and the
-# feed history's runs; the cluster lane, then the bench smoke runs (the lane ends first: ~11 of
+# (one fixture that runs every raw format twice), the feed contract's bad-row catalogue, the
+# feed history's runs and users' states read as of the bound (tests/test_state_compensation.py); the cluster lane, then the bench smoke runs (the lane ends first: ~11 of
 # ~40 minutes); in the foreground, the local lane and the other modules (one pytest process: its
 # JVM warms up once for both). make test is CPU-bound on small machines, so the split keeps the
 # streams about equally long (one that ends early leaves a core idle). The logs of the background
@@ -96,7 +96,8 @@ echo "randomized $random_pid" >> "$cpu_roots"
 
 echo "== [3/3] pytest: capture of every raw format, the feed contract (in the background; log: .pdelta/tests/capture.log)"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py tests/test_feed_contract.py \
-  tests/test_feed_history.py -q -p no:cacheprovider --durations=3 > .pdelta/tests/capture.log 2>&1 &
+  tests/test_feed_history.py tests/test_state_compensation.py -q -p no:cacheprovider --durations=3 \
+  > .pdelta/tests/capture.log 2>&1 &
 capture_pid=$!
 echo "capture+feed-contract $capture_pid" >> "$cpu_roots"
 
@@ -123,7 +124,8 @@ rm -rf "$PDELTA_HOME/.pdelta/tests/pytest"
 PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -p no:cacheprovider --durations=5 \
   --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
   --ignore tests/test_capture_thrift.py --ignore tests/test_capture.py --ignore tests/test_feed_contract.py \
-  --ignore tests/test_bench_smoke.py --ignore tests/test_user_guide.py --ignore tests/test_feed_history.py
+  --ignore tests/test_bench_smoke.py --ignore tests/test_user_guide.py --ignore tests/test_feed_history.py \
+  --ignore tests/test_state_compensation.py
 rc=$?
 
 echo "== pytest: capture of every raw format, the feed contract (output of the background run)"

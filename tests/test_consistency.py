@@ -110,8 +110,11 @@ def test_each_view_gets_its_level(project, model, level, pinned, why):
     assert found.level == level, found
     assert [r.pinned for r in found.inputs] == pinned, found
     assert why in found.why, found.why
-    # only a view whose states are all pinned can be strong, and only a multi-input one says when
-    assert (found.strong_if is not None) == (model in ("v_mirrors", "v_over_mirrors")), found
+    # a multi-input view of pinned states says when it is strong, and so does a view of users' tables
+    # (read pinned and compensated: strong when their writers commit to the feed first)
+    assert (found.strong_if is not None) == (model in ("v_mirrors", "v_over_mirrors", "v_tables")), found
+    if model == "v_tables":
+        assert "no later than to the state" in found.strong_if and "spans two feeds" in found.strong_if, found
 
 
 def test_pin_states_var_turns_every_view_to_convergence(project):

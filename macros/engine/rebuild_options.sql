@@ -14,8 +14,9 @@
       pdelta_feed_history_rows  the consumed rows from which a user's Delta feed is read through
                             its Delta history (100,000; macros/engine/feed_history.sql)
       pdelta_pin_states     true (default): a state pdelta writes (another view, a mirror) is read
-                            as of the batch the refresh's bound names (freeze_inputs); false: as it
-                            is when the refresh reads it (a commit of it during the refresh is read)
+                            as of the batch the refresh's bound names, a user's Delta state at its
+                            version before the bound, compensated for the batch's keys (freeze_inputs);
+                            false: as it is when the refresh reads it (a commit during the refresh is read)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
     history_rows: int, pin_states: bool} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too

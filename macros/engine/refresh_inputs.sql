@@ -16,6 +16,11 @@
     `pdelta.version`, batch_log_state's `table_version`), so a commit of it during this refresh (its
     next batch, its feed rows still past the bound) is not half read (`version`, read through
     state_read; none: the state as it is, when the log kept no version or `pin` is false).
+    A user's Delta state (a replicated table, the last two kinds) is pinned at its newest version
+    taken before its feed's bound is (pin_user_state): a writer that commits each change to the
+    feed no later than to the state can then not have put a change into the pinned state whose
+    feed row lies past the bound; a state that lags its feed is compensated for the batch's keys
+    (compensated_state_sql). `pin` false: read as it is.
     The last two are users' feeds: feed_scans reads them all in one statement, finding the bound
     and checking the feed contract on the rows past `consumed` (alias -> the sequence consumed
     so far, from the batch log) (macros/engine/feed_checks.sql); `positions` (alias -> the feed
@@ -54,12 +59,16 @@
       {%- if by_mirror -%}
         {%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi,
                            'version': st.get('table_version') if pin else none}) -%}
+      {%- elif pin -%}
+        {%- do pdelta.pin_user_state(inp, r) -%}
       {%- endif -%}
       {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, mirror_hi if by_mirror else none,
                                             by_mirror, positions, history_rows)) -%}
     {%- elif changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches')) -%}
+      {%- if pin -%}{%- do pdelta.pin_user_state(inp, r) -%}{%- endif -%}
       {%- do inp.update({'hi': pdelta.feed_upper_bound(changes)}) -%}
     {%- else -%}
+      {%- if pin -%}{%- do pdelta.pin_user_state(inp, r) -%}{%- endif -%}
       {%- do scans.append(pdelta._feed_scan(alias, view, changes, state, consumed, none, false, positions,
                                             history_rows)) -%}
     {%- endif -%}
@@ -85,13 +94,75 @@
 {% endmacro %}
 
 {#- The SQL that reads an input's state (freeze_inputs' inputs, or any mapping with a `state`): the
-    relation, as of its `version` when freeze_inputs pinned one (Delta time travel) -#}
+    relation, as of its `version` when freeze_inputs pinned one (Delta time travel); a user's state
+    that freeze_inputs marked `compensate`, with feed rows in the refresh's range (lo, hi]: that
+    version with the batch's keys compensated (compensated_state_sql), a parenthesized query -#}
 {% macro state_read(inp) %}
-  {%- if inp.get('version') is not none -%}
-    {{ return(inp['state'] ~ ' version as of ' ~ (inp['version'] | int)) }}
+  {%- set as_of = ' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '' -%}
+  {%- set pinned = inp['state'] ~ as_of -%}
+  {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
+    {%- if not inp.get('columns') -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endif -%}
+    {{ return('(' ~ pdelta.compensated_state_sql(inp, pinned) ~ ')') }}
   {%- endif -%}
-  {{ return(inp['state'] | string) }}
+  {{ return(pinned) }}
 {% endmacro %}
+
+{#- freeze_inputs' pin of a user's state (one that pdelta does not write, or not from this feed):
+    a Delta table is read at the version it is at now, taken before its feed's bound (`version`),
+    and its batch's keys are compensated (`compensate`: key and carried columns, compensated_state_sql).
+    Any other relation (a view, parquet) is read as it is. -#}
+{% macro pin_user_state(inp, relation) %}
+  {%- set state = inp['state'] -%}
+  {%- if state is string -%}{{ return(none) }}{%- endif -%}
+  {%- set found = adapter.get_relation(database=state.database, schema=state.schema, identifier=state.identifier) -%}
+  {%- if found is none or not found.is_delta -%}{{ return(none) }}{%- endif -%}
+  {%- do inp.update({'version': pdelta.table_version(state),
+                     'compensate': {'key': relation['key'], 'attrs': relation['carry']}}) -%}
+{% endmacro %}
+
+{#- A user's state as of the refresh's bound (SWEEP's local compensation, DESIGN §4): the pinned
+    version `pinned` holds every change whose feed row is at or below the bound (the writer commits
+    the feed no later than the state), but may lag it: the writer has appended a change to the feed
+    and not yet committed it to the state. So each key with feed rows in the range (lo, hi] reads
+    the image of its last row there (absent after a delete), and every other key reads the pinned
+    row: the relation exactly after the rows the refresh consumes, whether the state lags or not.
+    Columns the feed does not carry (none of the view's outputs or join columns) keep the state's
+    value. `inp`: freeze_inputs' input with `compensate`, `columns` ([[name, type]]), lo, hi and
+    the rows quarantine leaves out (`exclude`). -#}
+{% macro compensated_state_sql(inp, pinned) %}
+  {%- set q = adapter.quote -%}
+  {%- set key = inp['compensate']['key'] -%}
+  {%- set attrs = inp['compensate']['attrs'] -%}
+  {%- set present = [] -%}
+  {%- for t, after in pdelta.delta_model()['after'].items() if after == 'present' -%}
+    {%- do present.append(pdelta.sql_literal(t)) -%}
+  {%- endfor -%}
+  {%- set on = [] -%}
+  {%- for k in key -%}{%- do on.append('s.' ~ q(k) ~ ' = l.' ~ q(k)) -%}{%- endfor -%}
+  {%- set columns = [] -%}
+  {%- set key_names, attr_names = key | map('lower') | list, attrs | map('lower') | list -%}
+  {%- for c in inp['columns'] -%}
+    {%- set name = c[0] | lower -%}
+    {%- if name in key_names -%}
+      {%- do columns.append('l.' ~ q(key[key_names.index(name)]) ~ ' as ' ~ q(c[0])) -%}
+    {%- elif name in attr_names -%}
+      {%- do columns.append('cast(l.`last`.`image`.' ~ q(attrs[attr_names.index(name)]) ~ ' as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
+    {%- else -%}{%- do columns.append('s.' ~ q(c[0])) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
+                                            inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
+  select s.* from {{ pinned }} as s
+  left anti join (select distinct {{ pdelta._cols(key) }} from ({{ feed_rows }}) as f) as l on {{ on | join(' and ') }}
+  union all
+  select {{ columns | join(', ') }}
+  from (select {{ pdelta._cols(key) }},
+               max_by(named_struct('type', `_pdelta_type`, 'image', struct({{ pdelta._cols(attrs) }})), `_pdelta_seq`)
+                 as `last`
+        from ({{ feed_rows }}) as f group by {{ pdelta._cols(key) }}) as l
+  left join {{ pinned }} as s on {{ on | join(' and ') }}
+  where l.`last`.`type` in ({{ present | join(', ') }})
+{%- endmacro %}
 
 {#- The view's full SELECT over its states as this refresh reads them (state_read): what a full build
     of it computes, the model's own SQL with every pinned state read as of its bound -#}

@@ -54,7 +54,8 @@
   {%- set built_consumed = pdelta.without_replaced_feeds(blog, view, consumed, positions) -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false,
                                         pin=refresh_opts['pin_states']) -%}
-  {#- a full build or rebuild reads the states as the refresh does: a state pdelta writes as of its bound -#}
+  {#- a full build or rebuild reads the states as the refresh does: a state pdelta writes as of its bound,
+      a user's state pinned and compensated for the rows through it (again once the scan found the bounds) -#}
   {%- set pinned = inputs.values() | selectattr('version', 'ne', none) | list -%}
   {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
   {#- each commit keeps the view's Delta version with its batch (record_batch) when a view reads it as
@@ -113,6 +114,7 @@
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
     {%- do pdelta.scan_inputs(inputs, check_rows=false) -%}
+    {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
@@ -168,6 +170,7 @@
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
       {%- endfor -%}
+      {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
       {%- set violations = [] if plain_rebuild
@@ -227,7 +230,8 @@
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
-            {%- set changes_sql = pdelta.rebuild_diff_sql(target, full_sql, key, attrs_out) -%}
+            {%- set changes_sql = pdelta.rebuild_diff_sql(target, pdelta.pinned_full_select(view, inputs) if pinned else sql,
+                                                           key, attrs_out) -%}
           {%- elif not rules -%}
             {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
             {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending, adapt),

@@ -12,9 +12,13 @@ distributed-views paper states them (../shared/papers/incremental-recomputations
 A refresh reads each input's change feed up to a frozen bound and its state. The view it leaves is
 the view of the states at their bounds when every state is read as of its bound: a state pdelta
 writes (a mirror of that feed, the other view of its own feed, a Delta table) is, unless
-`pdelta_pin_states` is false (macros/engine/refresh_inputs.sql). Any other state (a table a user or
-a replication tool keeps) is read as it is: it can be ahead of its feed's bound, or change during the
-refresh, so the view only converges. With every state pinned, one input gives a prefix of one
+`pdelta_pin_states` is false (macros/engine/refresh_inputs.sql). A table a user or a replication
+tool keeps is, when it is a Delta table, read at its version before the feed's bound is taken, the
+batch's keys from their feed rows (SWEEP's local compensation): as of the bound when its writer
+commits each change to the feed no later than to the state and the state holds the rows earlier
+refreshes consumed; pdelta cannot check that order, so the level says convergence and names the
+condition (`strong_if`). Any other state is read as it is: it can be ahead of its feed's bound, or
+change during the refresh, so the view only converges. With every state pinned, one input gives a prefix of one
 source's history (strong, as strong as the view it reads when that is another view, provided each
 source transaction reaches the feed in one append: a Delta append is atomic, so a bound never splits
 one, but a capture that splits a transaction over appends can be cut inside it); several inputs
@@ -89,6 +93,12 @@ def input_read(project, alias: str, relation, pin: bool) -> InputRead:
     found = project.resolve(relation.state)
     materialized = found.materialized if found is not None and found.kind == "model" else None
     if materialized not in ("mirror", "dimension_view"):
+        if pin:
+            return InputRead(alias, relation.state, "table", False,
+                             "a state pdelta does not write: a Delta table is read at its version before the feed's "
+                             "bound is taken and the batch's keys from their feed rows, which is the state at the "
+                             "bound only when its writer commits each change to the feed no later than to the state "
+                             "(any other format is read as it is)")
         return InputRead(alias, relation.state, "table", False,
                          "a state pdelta does not write: read as it is when the refresh reads it (it can be ahead of "
                          "its feed's bound, or change during the refresh)")
@@ -126,7 +136,12 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
     unpinned = [r for r in reads if not r.pinned]
     if unpinned:
         first = unpinned[0]
-        return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads)
+        compensated = pin and all(r.kind == "table" for r in unpinned)
+        return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads,
+                     strong_if=(f"{', '.join(f'`{r.alias}`' for r in unpinned)}: Delta tables whose writers commit each "
+                                "change to the feed no later than to the state, and hold the rows earlier refreshes "
+                                "consumed" + ("" if len(reads) == 1 else "; and no source transaction spans two "
+                                              "feeds")) if compensated else None)
     # as strong as the weakest view it reads: that view's states are its sources' here
     for r in reads:
         if r.kind == "view" and r.model in views and r.model not in _seen:

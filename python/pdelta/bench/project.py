@@ -11,6 +11,9 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
   <w>_c_rules     (c) the same with the paper's rules term by term (`pdelta_plan: rules`)
   <w>_c_complete  (c) the same on complete (log-based) feeds
   <w>_c_auto      (c) on the partial feeds with the cost-based choice (pdelta_rebuild_ratio)
+  <w>_c_unpinned  (c) c_partial with its states read as they are (pdelta_pin_states: false): what
+                  reading the users' states as of the bound costs (each pinned at its version,
+                  the batch's keys compensated from their feed rows; issue #20)
   <w>_c_whole     (c) c_partial reading every row of its feeds each refresh (pdelta_feed_history_rows
                   set past any feed), as pdelta did before it read long feeds through their Delta
                   history; not in the default contenders: `--contenders a,c_partial,c_whole` with a
@@ -28,7 +31,7 @@ from pathlib import Path
 from .workloads import Workload, declaration
 
 SCHEMA = "pdelta_bench"
-CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "d"]
+CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "c_unpinned", "d"]
 # contenders written into the project but left out of the default run
 EXTRA_CONTENDERS = ["c_whole"]
 # pdelta_feed_history_rows no feed reaches: every refresh reads and hashes each feed's every row
@@ -145,6 +148,8 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         (models / f"{w.name}_c_whole.sql").write_text(
             view_model(declaration(w, "__partial"),
                        f"materialized='dimension_view', {tag}, {off}, pdelta_feed_history_rows={WHOLE_FEED_ROWS}"))
+        (models / f"{w.name}_c_unpinned.sql").write_text(
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_pin_states=false"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
