@@ -11,7 +11,8 @@ One dbt project (the feed contract's two-relation view, both plans) on the embed
 statements the test sees as dbt sends them (dbt's SQLQuery events, before each runs):
   1. the full build, states and feeds in step;
   2. a state that lags: a step's feed rows appended, the states left behind: both views equal the
-     recomputation from the feeds (the relation after the rows consumed);
+     recomputation from the feeds (the relation after the rows consumed), and say the state lags
+     (a state in step with its feed is read pinned alone: no view says so in 3);
   3. a writer that commits while a refresh runs, feed first: in each view, after its statement that
      freezes the feeds, the writer appends a change of every address and every customer to the
      feeds, then to the states; each view ends equal to its recomputation at its bound, and the
@@ -126,7 +127,11 @@ def comp(tmp_path_factory):
             spark.createDataFrame(state, STATE_TYPES[rel]).write.format("delta").mode("overwrite") \
                 .saveAsTable(f"{SCHEMA}.{rel_name(CASE, rel)}")
 
+    lag_notes: list[str] = []  # pdelta's log lines of the current run saying a state lags its feed
+
     def on_event(msg) -> None:
+        if msg.info.name == "JinjaLogInfo" and "lags its feed" in msg.info.msg:
+            lag_notes.append(msg.info.msg)
         if msg.info.name != "SQLQuery" or not race["on"]:
             return
         node = msg.data.node_info.node_name
@@ -141,6 +146,7 @@ def comp(tmp_path_factory):
     runner = dbtRunner(callbacks=[on_event])
 
     def dbt_run(*args: str, failing_ok: bool = False) -> dict:
+        lag_notes.clear()
         res = runner.invoke(["run", *args, "--project-dir", str(project), "--profiles-dir", str(ROOT)])
         assert res.result is not None, res.exception
         statuses = {r.node.name: (str(r.status), str(r.message or "")) for r in res.result}
@@ -178,13 +184,16 @@ def comp(tmp_path_factory):
         append(world.step(n_c=(3, 4), n_a=(2, 2)))
         dbt_run()
         out["lagging"] = views()
+        out["lagging_notes"] = list(lag_notes)
         # 3: the states catch up, a step lands in step; a writer commits while each view refreshes
         publish_states()
         append(world.step())
         publish_states()
         out["race"] = racing()
+        out["race_notes"] = list(lag_notes)
         dbt_run()
         out["after_race"] = views()
+        out["after_race_notes"] = list(lag_notes)
         # 4: the same with the states read as they are (the race first: a refresh after the lagging
         # state's one leaves the view as it is, nothing being pending)
         append(world.step())
@@ -213,6 +222,10 @@ def test_states_in_step_build_and_stay_equal(comp):
 def test_a_state_that_lags_its_feed_reads_as_the_relation_after_the_rows_consumed(comp):
     for plan, (got, expected) in comp["lagging"].items():
         assert got == expected, f"{plan} plan: the view read the lagging state, not the feed's images"
+    # the check found the lag (each view: both relations had rows in the step); states in step with
+    # their feeds at the pinned version are read pinned alone, no compensation
+    assert len(comp["lagging_notes"]) == len(VIEWS), comp["lagging_notes"]
+    assert not comp["race_notes"] and not comp["after_race_notes"], (comp["race_notes"], comp["after_race_notes"])
 
 
 @pytest.mark.spark

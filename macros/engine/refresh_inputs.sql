@@ -164,6 +164,50 @@
   where l.`last`.`type` in ({{ present | join(', ') }})
 {%- endmacro %}
 
+{#- Which users' states actually lag their feeds in this refresh's ranges: one statement over every
+    input marked `compensate` with feed rows in (lo, hi] (`aliases`: those the caller asks about)
+    counts the keys whose pinned row is not the image of their last feed row there (present with
+    other carried values, absent where the feed says present, present where it says deleted). An
+    input whose state agrees on every such key reads the pinned version alone (its `compensate`
+    dropped): compensation costs a read of the state per statement that reads it, this check one
+    (the batch's keys broadcast against it). Returns the lagging aliases. -#}
+{% macro keep_compensation_where_lagging(inputs, aliases) %}
+  {%- set q = adapter.quote -%}
+  {%- set present = [] -%}
+  {%- for t, after in pdelta.delta_model()['after'].items() if after == 'present' -%}
+    {%- do present.append(pdelta.sql_literal(t)) -%}
+  {%- endfor -%}
+  {%- set parts = [] -%}
+  {%- for alias in aliases -%}
+    {%- set inp = inputs[alias] -%}
+    {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
+      {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
+      {%- set on, same = [], [] -%}
+      {%- for k in key -%}{%- do on.append('s.' ~ q(k) ~ ' = l.' ~ q(k)) -%}{%- endfor -%}
+      {%- for c in attrs -%}{%- do same.append('s.' ~ q(c) ~ ' <=> l.`last`.`image`.' ~ q(c)) -%}{%- endfor -%}
+      {%- set as_of = ' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '' -%}
+      {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
+                                                inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
+      {%- set is_present = 'l.`last`.`type` in (' ~ present | join(', ') ~ ')' -%}
+      {%- set found = 's.' ~ q(key[0]) ~ ' is not null' -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (select '
+            ~ pdelta._cols(key) ~ ", max_by(named_struct('type', `_pdelta_type`, 'image', struct("
+            ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
+            ~ pdelta._cols(key) ~ ') as l left join ' ~ inp['state'] ~ as_of ~ ' as s on ' ~ on | join(' and ')
+            ~ ' where not ((' ~ is_present ~ ' and ' ~ found ~ ([''] + same) | join(' and ') ~ ') or (not '
+            ~ is_present ~ ' and not ' ~ found ~ '))') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if not parts -%}{{ return([]) }}{%- endif -%}
+  {%- set lagging = [] -%}
+  {%- for row in run_query(parts | join(' union all ')).rows -%}
+    {%- if row[1] | int > 0 -%}{%- do lagging.append(row[0]) -%}
+    {%- else -%}{%- do inputs[row[0]].update({'compensate': none}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(lagging) }}
+{% endmacro %}
+
 {#- The view's full SELECT over its states as this refresh reads them (state_read): what a full build
     of it computes, the model's own SQL with every pinned state read as of its bound -#}
 {% macro pinned_full_select(view, inputs) %}

@@ -114,6 +114,12 @@
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
     {%- do pdelta.scan_inputs(inputs, check_rows=false) -%}
+    {#- a user's state is compensated for the feed rows past what the view consumed (all of them at its
+        first build): it holds the ones consumed before, as every refresh takes it to -#}
+    {%- for alias in view['order'] if inputs[alias].get('compensate') -%}
+      {%- do inputs[alias].update({'lo': consumed.get(alias)}) -%}
+    {%- endfor -%}
+    {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
     {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
@@ -222,6 +228,12 @@
           {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
           {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
+        {%- endif -%}
+        {#- a user's state read pinned alone unless it lags its feed for a key of the batch (one statement) -#}
+        {%- set lagging = pdelta.keep_compensation_where_lagging(inputs, pending) -%}
+        {%- if lagging -%}
+          {{ log('pdelta: ' ~ model.name ~ ': the state of ' ~ lagging | join(', ') ~ ' lags its feed; read with the'
+                 ~ ' batch\'s keys from their feed rows', info=true) }}
         {%- endif -%}
         {%- if pending or adapt -%}
           {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
