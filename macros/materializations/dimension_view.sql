@@ -176,7 +176,6 @@
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
         {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
       {%- endfor -%}
-      {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
       {%- set violations = [] if plain_rebuild
@@ -188,7 +187,10 @@
                             | reject('in', rebuilt_feeds['violations']) | list -%}
       {%- if plain_rebuild -%}
         {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch);
-            under changed columns it starts over, like any full build -#}
+            under changed columns it starts over, like any full build. A user's state is compensated
+            past the watermark where it lags. -#}
+        {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
+        {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']}
                          if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges,
@@ -197,6 +199,10 @@
         {%- set run_state.full = true -%}
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
+        {#- the rebuilt feeds' rows are all new to the view: a user's state compensated over them where it lags -#}
+        {%- for alias in view['order'] if inputs[alias].get('compensate') -%}{%- do inputs[alias].update({'lo': none}) -%}{%- endfor -%}
+        {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
+        {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
         {%- set full_ranges = {} -%}
         {%- for alias in view['order'] -%}
           {%- do full_ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'],
