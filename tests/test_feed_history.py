@@ -30,8 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from contract.delta_project import (FEED_COLUMNS, RELS, append_feed_rows, create_feeds, parsed_runner, publish_states,
+                                    write_project)
 from contract.mutations import World
-from contract.project import SOURCE, feed_name, mirror_model, mirror_sql, rel_name, view_model, view_sql
+from contract.project import feed_name, mirror_model, mirror_sql, view_model, view_sql
 from pdelta.cli import explain_next_refresh
 from pdelta.statements import statement_text
 from pdelta_env import use_local_target
@@ -41,13 +43,6 @@ SCHEMA = "pdelta_feed_history"
 CASE = "hist"
 VIEW, MIRROR = view_model(CASE, "diff"), mirror_model(CASE)
 MODELS = (VIEW, MIRROR)
-FEED_COLUMNS = {"c": "cid int, name string, aid int, _pdelta_before struct<name: string, aid: int>, "
-                     "_pdelta_type string, _pdelta_seq bigint",
-                "a": "aid int, city string, _pdelta_before struct<city: string>, _pdelta_type string, "
-                     "_pdelta_seq bigint"}
-STATE_COLUMNS = {"c": "cid int, name string, aid int", "a": "aid int, city string"}
-
-
 @dataclass
 class Run:
     results: dict  # model -> (status, message)
@@ -55,45 +50,18 @@ class Run:
     versions: dict  # model -> its table's latest Delta version after the run
 
 
-def _feed_row(rel: str, r: dict) -> tuple:
-    before = r["before"]
-    if rel == "c":
-        return (r["cid"], r["name"], r["aid"], None if before is None else (before.get("name"), before.get("aid")),
-                r["type"], r["seq"])
-    return (r["aid"], r["city"], None if before is None else (before.get("city"),), r["type"], r["seq"])
-
-
-def _write_project(root: Path) -> None:
-    models = root / "models"
-    models.mkdir(parents=True, exist_ok=True)
-    (root / "dbt_project.yml").write_text(
-        "name: pdelta_feed_history_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
-        "models:\n  pdelta_feed_history_it:\n    +file_format: delta\n"
-        "vars:\n  pdelta_feed_history_rows: 0\n")
-    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
-    tables = [n for rel in ("c", "a") for n in (rel_name(CASE, rel), feed_name(CASE, rel))]
-    (root / "models" / "sources.yml").write_text(
-        f"version: 2\nsources:\n  - name: {SOURCE}\n    schema: {SCHEMA}\n    tables:\n"
-        + "".join(f"      - name: {t}\n" for t in tables))
-    (models / f"{VIEW}.sql").write_text(view_sql(CASE, "diff", {}))
-    (models / f"{MIRROR}.sql").write_text(mirror_sql(CASE, {}))
-
-
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    from dbt.cli.main import dbtRunner
-
     from pdelta.spark import session_from_profile
 
     work = tmp_path_factory.mktemp("feed_history")
     restore = use_local_target(work / "spark", SCHEMA)
     project = work / "project"
-    _write_project(project)
+    write_project(project, ROOT, "pdelta_feed_history_it", SCHEMA, CASE,
+                  {VIEW: view_sql(CASE, "diff", {}), MIRROR: mirror_sql(CASE, {})},
+                  variables={"pdelta_feed_history_rows": 0})
     spark = session_from_profile(ROOT)
-    spark.sql(f"drop database if exists {SCHEMA} cascade")
-    spark.sql(f"create database {SCHEMA}")
-    for rel in ("c", "a"):
-        spark.sql(f"create table {SCHEMA}.{feed_name(CASE, rel)} ({FEED_COLUMNS[rel]}) using delta")
+    create_feeds(spark, SCHEMA, CASE)
     world = World(CASE, random.Random(20261130))
     sent: list[tuple[str, str]] = []
 
@@ -101,23 +69,16 @@ def history(tmp_path_factory):
         if msg.info.name == "SQLQuery":
             sent.append((msg.data.node_info.node_name, statement_text(msg.data.sql)))
 
-    runner = dbtRunner(callbacks=[on_event])
-    manifest = None
+    runner = manifest = None
 
     def append(rel: str, rows: list[dict]) -> None:
-        """a blind append, as a replicating tool writes (it reads nothing of the feed)"""
-        if rows:
-            spark.createDataFrame([_feed_row(rel, r) for r in rows], FEED_COLUMNS[rel]).write.format("delta") \
-                .mode("append").saveAsTable(f"{SCHEMA}.{feed_name(CASE, rel)}")
+        append_feed_rows(spark, SCHEMA, CASE, rel, rows)
 
     def publish(rows: list[dict]) -> None:
         """the world's states now, and its new feed rows appended"""
-        for rel in ("c", "a"):
-            state = [tuple(r[c] for c in STATE_COLUMNS[rel].replace(" int", "").replace(" string", "").split(", "))
-                     for r in world.state_rows() if r["rel"] == rel]
-            spark.createDataFrame(state, STATE_COLUMNS[rel]).write.format("delta").mode("overwrite") \
-                .saveAsTable(f"{SCHEMA}.{rel_name(CASE, rel)}")
-            append(rel, [r for r in rows if r["rel"] == rel])
+        publish_states(spark, SCHEMA, CASE, world)
+        for rel in RELS:
+            append(rel, rows)
 
     def version(table: str) -> int:
         return spark.sql(f"describe history {SCHEMA}.{table} limit 1").collect()[0]["version"]
@@ -149,12 +110,8 @@ def history(tmp_path_factory):
 
     out = {}
     try:
-        assert runner.invoke(["deps", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)]).success
         # parsed once: the runs and explain reuse the manifest
-        parsed = runner.invoke(["parse", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)])
-        assert parsed.success, parsed.exception
-        manifest = parsed.result
-        runner = dbtRunner(manifest=manifest, callbacks=[on_event])
+        runner, manifest = parsed_runner(project, ROOT, [on_event])
         publish(world.last_step)
         out["build"] = dbt_run()
         publish(world.step())

@@ -12,7 +12,8 @@ statements the test sees as dbt sends them (dbt's SQLQuery events, before each r
   1. the full build, states and feeds in step;
   2. a state that lags: a step's feed rows appended, the states left behind: both views equal the
      recomputation from the feeds (the relation after the rows consumed), and say the state lags
-     (a state in step with its feed is read pinned alone: no view says so in 3);
+     (a state in step with its feed is read pinned alone: no view says so in 3); `pdelta explain`
+     says beforehand which states lag (both in 2, neither before 3);
   3. a writer that commits while a refresh runs, feed first: in each view, after its statement that
      freezes the feeds, the writer appends a change of every address and every customer to the
      feeds, then to the states; each view ends equal to its recomputation at its bound, and the
@@ -32,8 +33,10 @@ from pathlib import Path
 
 import pytest
 
+from contract.delta_project import RELS, append_feed_rows, create_feeds, parsed_runner, publish_states, write_project
 from contract.mutations import CITIES, World
-from contract.project import SOURCE, feed_name, rel_name, view_model, view_sql
+from contract.project import view_model, view_sql
+from pdelta.cli import explain_next_refresh
 from pdelta.statements import statement_text
 from pdelta_env import use_local_target
 
@@ -41,36 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_state_comp"
 CASE = "comp"
 VIEWS = {plan: view_model(CASE, plan) for plan in ("rules", "diff")}
-FEED_COLUMNS = {"c": "cid int, name string, aid int, _pdelta_before struct<name: string, aid: int>, "
-                     "_pdelta_type string, _pdelta_seq bigint",
-                "a": "aid int, city string, _pdelta_before struct<city: string>, _pdelta_type string, "
-                     "_pdelta_seq bigint"}
-STATE_COLUMNS = {"c": ("cid", "name", "aid"), "a": ("aid", "city")}
-STATE_TYPES = {"c": "cid int, name string, aid int", "a": "aid int, city string"}
 UNPINNED = ("--vars", json.dumps({"pdelta_pin_states": False}))
-
-
-def _feed_row(rel: str, r: dict) -> tuple:
-    before = r["before"]
-    if rel == "c":
-        return (r["cid"], r["name"], r["aid"], None if before is None else (before.get("name"), before.get("aid")),
-                r["type"], r["seq"])
-    return (r["aid"], r["city"], None if before is None else (before.get("city"),), r["type"], r["seq"])
-
-
-def _write_project(root: Path) -> None:
-    models = root / "models"
-    models.mkdir(parents=True, exist_ok=True)
-    (root / "dbt_project.yml").write_text(
-        "name: pdelta_state_comp_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
-        "models:\n  pdelta_state_comp_it:\n    +file_format: delta\n")
-    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
-    tables = [n for rel in ("c", "a") for n in (rel_name(CASE, rel), feed_name(CASE, rel))]
-    (models / "sources.yml").write_text(
-        f"version: 2\nsources:\n  - name: {SOURCE}\n    schema: {SCHEMA}\n    tables:\n"
-        + "".join(f"      - name: {t}\n" for t in tables))
-    for plan, name in VIEWS.items():
-        (models / f"{name}.sql").write_text(view_sql(CASE, plan, {}))
 
 
 def _everything_changed(world: World) -> list[dict]:
@@ -95,37 +69,26 @@ def _everything_changed(world: World) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def comp(tmp_path_factory):
-    from dbt.cli.main import dbtRunner
-
     from pdelta.spark import session_from_profile
 
     work = tmp_path_factory.mktemp("state_comp")
     restore = use_local_target(work / "spark", SCHEMA)
     project = work / "project"
-    _write_project(project)
+    write_project(project, ROOT, "pdelta_state_comp_it", SCHEMA, CASE,
+                  {name: view_sql(CASE, plan, {}) for plan, name in VIEWS.items()})
     spark = session_from_profile(ROOT)
-    spark.sql(f"drop database if exists {SCHEMA} cascade")
-    spark.sql(f"create database {SCHEMA}")
-    for rel in ("c", "a"):
-        spark.sql(f"create table {SCHEMA}.{feed_name(CASE, rel)} ({FEED_COLUMNS[rel]}) using delta")
+    create_feeds(spark, SCHEMA, CASE)
     world = World(CASE, random.Random(20261204))
     # the writer that commits during a refresh: once per view, after the view's feed scan was sent,
     # before its next statement; it keeps the recomputation at that view's bound (the world before)
     race = {"on": False, "scanned": None, "at_bound": {}}
 
     def append(rows: list[dict]) -> None:
-        for rel in ("c", "a"):
-            mine = [_feed_row(rel, r) for r in rows if r["rel"] == rel]
-            if mine:
-                spark.createDataFrame(mine, FEED_COLUMNS[rel]).write.format("delta").mode("append") \
-                    .saveAsTable(f"{SCHEMA}.{feed_name(CASE, rel)}")
+        for rel in RELS:
+            append_feed_rows(spark, SCHEMA, CASE, rel, rows)
 
-    def publish_states() -> None:
-        """the world's states now, committed to the state tables"""
-        for rel in ("c", "a"):
-            state = [tuple(r[c] for c in STATE_COLUMNS[rel]) for r in world.state_rows() if r["rel"] == rel]
-            spark.createDataFrame(state, STATE_TYPES[rel]).write.format("delta").mode("overwrite") \
-                .saveAsTable(f"{SCHEMA}.{rel_name(CASE, rel)}")
+    def publish() -> None:
+        publish_states(spark, SCHEMA, CASE, world)
 
     lag_notes: list[str] = []  # pdelta's log lines of the current run saying a state lags its feed
 
@@ -139,11 +102,11 @@ def comp(tmp_path_factory):
             race["scanned"] = None
             race["at_bound"][node] = world.view()
             append(_everything_changed(world))
-            publish_states()
+            publish()
         elif node not in race["at_bound"] and "max(seq_max)" in statement_text(msg.data.sql):
             race["scanned"] = node
 
-    runner = dbtRunner(callbacks=[on_event])
+    runner = None
 
     def dbt_run(*args: str, failing_ok: bool = False) -> dict:
         lag_notes.clear()
@@ -171,24 +134,28 @@ def comp(tmp_path_factory):
 
     out = {}
     try:
-        assert runner.invoke(["deps", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)]).success
-        parsed = runner.invoke(["parse", "--quiet", "--project-dir", str(project), "--profiles-dir", str(ROOT)])
-        assert parsed.success, parsed.exception
-        runner = dbtRunner(manifest=parsed.result, callbacks=[on_event])
+        runner, manifest = parsed_runner(project, ROOT, [on_event])
+
+        def explained_lags() -> dict:
+            """per input of the diff plan's view, whether `pdelta explain` says its state lags its feed"""
+            info = explain_next_refresh(project, ROOT, "local", VIEWS["diff"], manifest=manifest)
+            return {alias: (rng["user_state"], rng["state_lags"]) for alias, rng in info["inputs"].items()}
         # 1: the full build, states in step with their feeds
         append(world.last_step)
-        publish_states()
+        publish()
         dbt_run()
         out["build"] = views()
         # 2: the feeds ahead of the states (a step's rows appended, the states not yet committed)
         append(world.step(n_c=(3, 4), n_a=(2, 2)))
+        out["lagging_explained"] = explained_lags()
         dbt_run()
         out["lagging"] = views()
         out["lagging_notes"] = list(lag_notes)
         # 3: the states catch up, a step lands in step; a writer commits while each view refreshes
-        publish_states()
+        publish()
         append(world.step())
-        publish_states()
+        publish()
+        out["in_step_explained"] = explained_lags()
         out["race"] = racing()
         out["race_notes"] = list(lag_notes)
         dbt_run()
@@ -197,12 +164,12 @@ def comp(tmp_path_factory):
         # 4: the same with the states read as they are (the race first: a refresh after the lagging
         # state's one leaves the view as it is, nothing being pending)
         append(world.step())
-        publish_states()
+        publish()
         out["unpinned_race"] = racing(*UNPINNED, failing_ok=True)
         append(world.step(n_c=(3, 4), n_a=(2, 2)))
         out["unpinned_lagging_status"] = dbt_run(*UNPINNED, failing_ok=True)
         out["unpinned_lagging"] = views()
-        publish_states()
+        publish()
         out["unpinned_caught_up_status"] = dbt_run(*UNPINNED, failing_ok=True)
         out["unpinned_caught_up"] = views()
     finally:
@@ -226,6 +193,10 @@ def test_a_state_that_lags_its_feed_reads_as_the_relation_after_the_rows_consume
     # their feeds at the pinned version are read pinned alone, no compensation
     assert len(comp["lagging_notes"]) == len(VIEWS), comp["lagging_notes"]
     assert not comp["race_notes"] and not comp["after_race_notes"], (comp["race_notes"], comp["after_race_notes"])
+    # `pdelta explain` runs the same check before the run: both users' states lag, then neither does
+    assert comp["lagging_explained"] == {alias: (True, True) for alias in comp["lagging_explained"]}, comp
+    assert comp["in_step_explained"] == {alias: (True, False) for alias in comp["in_step_explained"]}, comp
+    assert len(comp["lagging_explained"]) == 2, comp["lagging_explained"]
 
 
 @pytest.mark.spark

@@ -97,6 +97,7 @@
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string,
                                   'lo': inp['lo'], 'hi': inp['hi'], 'read': inp.get('read'),
                                   'state_version': inp.get('version'),
+                                  'user_state': inp.get('compensate') is not none, 'state_lags': false,
                                   'joined': inp['joined']}}) -%}
     {%- do inp.update({'hi': inp['hi'] if inp['hi'] is not none else inp['lo']}) -%}
   {%- endfor -%}
@@ -129,6 +130,14 @@
   {%- set no_refresh = stopped_adapting or history_stop or (changed and not adapt and not columns) -%}
   {%- set plan_kind = 'diff' if adapt or columns or no_refresh else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
+  {#- users' states that lag their feeds on the batch's keys are read compensated, the others pinned alone,
+      as the run decides (one statement) before the plan is built -#}
+  {%- if built and not no_refresh -%}
+    {%- do pdelta.explain_progress("which users' states lag their feeds") -%}
+    {%- for alias in pdelta.keep_compensation_where_lagging(inputs, pending) -%}
+      {%- do ranges[alias].update({'state_lags': true}) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {%- if plan_kind == 'diff' -%}
     {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as)
                    if (pending or adapt) and not no_refresh else [] -%}

@@ -98,13 +98,37 @@
     that freeze_inputs marked `compensate`, with feed rows in the refresh's range (lo, hi]: that
     version with the batch's keys compensated (compensated_state_sql), a parenthesized query -#}
 {% macro state_read(inp) %}
-  {%- set as_of = ' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '' -%}
-  {%- set pinned = inp['state'] ~ as_of -%}
+  {%- set pinned = pdelta._pinned_state(inp) -%}
   {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
     {%- if not inp.get('columns') -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endif -%}
     {{ return('(' ~ pdelta.compensated_state_sql(inp, pinned) ~ ')') }}
   {%- endif -%}
   {{ return(pinned) }}
+{% endmacro %}
+
+{#- an input's state as of its pinned `version` (Delta time travel), or as it is when none was pinned -#}
+{% macro _pinned_state(inp) %}
+  {{ return(inp['state'] ~ (' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '')) }}
+{% endmacro %}
+
+{#- The last feed image of each key with feed rows in the input's range (lo, hi] (`l`): its key columns and
+    `last` = the struct of its last row's type and carried columns (`image`); with the SQL condition that
+    the last row leaves the key present (an insert or update, not a delete), over `l` -#}
+{% macro _last_feed_images(inp) %}
+  {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
+  {%- set on = [] -%}
+  {%- for k in key -%}{%- do on.append('s.' ~ adapter.quote(k) ~ ' = l.' ~ adapter.quote(k)) -%}{%- endfor -%}
+  {%- set present = [] -%}
+  {%- for t, after in pdelta.delta_model()['after'].items() if after == 'present' -%}
+    {%- do present.append(pdelta.sql_literal(t)) -%}
+  {%- endfor -%}
+  {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
+                                            inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
+  {{ return({'feed_rows': feed_rows,
+             'images': 'select ' ~ pdelta._cols(key) ~ ", max_by(named_struct('type', `_pdelta_type`, 'image', struct("
+                       ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
+                       ~ pdelta._cols(key),
+             'present': 'l.`last`.`type` in (' ~ present | join(', ') ~ ')', 'on': on | join(' and ')}) }}
 {% endmacro %}
 
 {#- freeze_inputs' pin of a user's state (one that pdelta does not write, or not from this feed):
@@ -131,14 +155,8 @@
     the rows quarantine leaves out (`exclude`). -#}
 {% macro compensated_state_sql(inp, pinned) %}
   {%- set q = adapter.quote -%}
-  {%- set key = inp['compensate']['key'] -%}
-  {%- set attrs = inp['compensate']['attrs'] -%}
-  {%- set present = [] -%}
-  {%- for t, after in pdelta.delta_model()['after'].items() if after == 'present' -%}
-    {%- do present.append(pdelta.sql_literal(t)) -%}
-  {%- endfor -%}
-  {%- set on = [] -%}
-  {%- for k in key -%}{%- do on.append('s.' ~ q(k) ~ ' = l.' ~ q(k)) -%}{%- endfor -%}
+  {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
+  {%- set last = pdelta._last_feed_images(inp) -%}
   {%- set columns = [] -%}
   {%- set key_names, attr_names = key | map('lower') | list, attrs | map('lower') | list -%}
   {%- for c in inp['columns'] -%}
@@ -150,18 +168,13 @@
     {%- else -%}{%- do columns.append('s.' ~ q(c[0])) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
-                                            inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
   select s.* from {{ pinned }} as s
-  left anti join (select distinct {{ pdelta._cols(key) }} from ({{ feed_rows }}) as f) as l on {{ on | join(' and ') }}
+  left anti join (select distinct {{ pdelta._cols(key) }} from ({{ last['feed_rows'] }}) as f) as l on {{ last['on'] }}
   union all
   select {{ columns | join(', ') }}
-  from (select {{ pdelta._cols(key) }},
-               max_by(named_struct('type', `_pdelta_type`, 'image', struct({{ pdelta._cols(attrs) }})), `_pdelta_seq`)
-                 as `last`
-        from ({{ feed_rows }}) as f group by {{ pdelta._cols(key) }}) as l
-  left join {{ pinned }} as s on {{ on | join(' and ') }}
-  where l.`last`.`type` in ({{ present | join(', ') }})
+  from ({{ last['images'] }}) as l
+  left join {{ pinned }} as s on {{ last['on'] }}
+  where {{ last['present'] }}
 {%- endmacro %}
 
 {#- Which users' states actually lag their feeds in this refresh's ranges: one statement over every
@@ -172,30 +185,21 @@
     dropped): compensation costs a read of the state per statement that reads it, this check one
     (the batch's keys broadcast against it). Returns the lagging aliases. -#}
 {% macro keep_compensation_where_lagging(inputs, aliases) %}
-  {%- set q = adapter.quote -%}
-  {%- set present = [] -%}
-  {%- for t, after in pdelta.delta_model()['after'].items() if after == 'present' -%}
-    {%- do present.append(pdelta.sql_literal(t)) -%}
-  {%- endfor -%}
   {%- set parts = [] -%}
   {%- for alias in aliases -%}
     {%- set inp = inputs[alias] -%}
     {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
-      {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
-      {%- set on, same = [], [] -%}
-      {%- for k in key -%}{%- do on.append('s.' ~ q(k) ~ ' = l.' ~ q(k)) -%}{%- endfor -%}
-      {%- for c in attrs -%}{%- do same.append('s.' ~ q(c) ~ ' <=> l.`last`.`image`.' ~ q(c)) -%}{%- endfor -%}
-      {%- set as_of = ' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '' -%}
-      {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
-                                                inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
-      {%- set is_present = 'l.`last`.`type` in (' ~ present | join(', ') ~ ')' -%}
-      {%- set found = 's.' ~ q(key[0]) ~ ' is not null' -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (select '
-            ~ pdelta._cols(key) ~ ", max_by(named_struct('type', `_pdelta_type`, 'image', struct("
-            ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
-            ~ pdelta._cols(key) ~ ') as l left join ' ~ inp['state'] ~ as_of ~ ' as s on ' ~ on | join(' and ')
-            ~ ' where not ((' ~ is_present ~ ' and ' ~ found ~ ([''] + same) | join(' and ') ~ ') or (not '
-            ~ is_present ~ ' and not ' ~ found ~ '))') -%}
+      {%- set key = inp['compensate']['key'] -%}
+      {%- set last = pdelta._last_feed_images(inp) -%}
+      {%- set same = [] -%}
+      {%- for c in inp['compensate']['attrs'] -%}
+        {%- do same.append('s.' ~ adapter.quote(c) ~ ' <=> l.`last`.`image`.' ~ adapter.quote(c)) -%}
+      {%- endfor -%}
+      {%- set found = 's.' ~ adapter.quote(key[0]) ~ ' is not null' -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (' ~ last['images']
+            ~ ') as l left join ' ~ pdelta._pinned_state(inp) ~ ' as s on ' ~ last['on']
+            ~ ' where not ((' ~ last['present'] ~ ' and ' ~ found ~ ([''] + same) | join(' and ') ~ ') or (not '
+            ~ last['present'] ~ ' and not ' ~ found ~ '))') -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}
@@ -209,11 +213,25 @@
 {% endmacro %}
 
 {#- The view's full SELECT over its states as this refresh reads them (state_read): what a full build
-    of it computes, the model's own SQL with every pinned state read as of its bound -#}
-{% macro pinned_full_select(view, inputs) %}
+    of it computes, the model's own SQL with every pinned state read as of its bound; `sql` (the model's)
+    itself when no state is pinned -#}
+{% macro pinned_full_select(view, inputs, sql) %}
+  {%- if not (inputs.values() | selectattr('version', 'ne', none) | list) -%}{{ return(sql) }}{%- endif -%}
   {%- set reads = {} -%}
   {%- for alias in view['order'] -%}{%- do reads.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
   {{ return(pdelta.full_select_sql(view, reads)) }}
+{% endmacro %}
+
+{#- The full SELECT a full build or rebuild runs (pinned_full_select) once it knows which users' states lag
+    their feeds: those marked `compensate` are compensated for their feed rows past `since` (alias ->
+    sequence; none: the inputs' own `lo`), where they lag them (keep_compensation_where_lagging, one
+    statement), and read pinned alone where they do not -#}
+{% macro full_select_as_of_bounds(view, inputs, sql, since=none) %}
+  {%- for alias in view['order'] if since is not none and inputs[alias].get('compensate') -%}
+    {%- do inputs[alias].update({'lo': since.get(alias)}) -%}
+  {%- endfor -%}
+  {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
+  {{ return(pdelta.pinned_full_select(view, inputs, sql)) }}
 {% endmacro %}
 
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}

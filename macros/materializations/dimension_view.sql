@@ -54,10 +54,6 @@
   {%- set built_consumed = pdelta.without_replaced_feeds(blog, view, consumed, positions) -%}
   {%- set inputs = pdelta.freeze_inputs(view, consumed, positions, refresh_opts['history_rows'], scan=false,
                                         pin=refresh_opts['pin_states']) -%}
-  {#- a full build or rebuild reads the states as the refresh does: a state pdelta writes as of its bound,
-      a user's state pinned and compensated for the rows through it (again once the scan found the bounds) -#}
-  {%- set pinned = inputs.values() | selectattr('version', 'ne', none) | list -%}
-  {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
   {#- each commit keeps the view's Delta version with its batch (record_batch) when a view reads it as
       its state: that view reads it as of the batch its bound names -#}
   {%- set versioned = target if opts['format'] == 'delta' and pdelta.read_as_state(model.name) else none -%}
@@ -114,13 +110,10 @@
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
     {%- do pdelta.scan_inputs(inputs, check_rows=false) -%}
-    {#- a user's state is compensated for the feed rows past what the view consumed (all of them at its
-        first build): it holds the ones consumed before, as every refresh takes it to -#}
-    {%- for alias in view['order'] if inputs[alias].get('compensate') -%}
-      {%- do inputs[alias].update({'lo': consumed.get(alias)}) -%}
-    {%- endfor -%}
-    {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
-    {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
+    {#- a full build reads the states as the refresh does (full_select_as_of_bounds): a user's state is
+        compensated for the feed rows past what the view consumed (all of them at its first build) where it
+        lags them: it holds the ones consumed before, as every refresh takes it to -#}
+    {%- set full_sql = pdelta.full_select_as_of_bounds(view, inputs, sql, since=consumed) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
@@ -189,8 +182,7 @@
         {#- a plain rebuild: the feed keeps its rows and views reading it rebuild too (the `full` batch);
             under changed columns it starts over, like any full build. A user's state is compensated
             past the watermark where it lags. -#}
-        {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
-        {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
+        {%- set full_sql = pdelta.full_select_as_of_bounds(view, inputs, sql) -%}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': choice['view_rows']}
                          if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges,
@@ -200,9 +192,7 @@
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
         {#- the rebuilt feeds' rows are all new to the view: a user's state compensated over them where it lags -#}
-        {%- for alias in view['order'] if inputs[alias].get('compensate') -%}{%- do inputs[alias].update({'lo': none}) -%}{%- endfor -%}
-        {%- do pdelta.keep_compensation_where_lagging(inputs, view['order']) -%}
-        {%- set full_sql = pdelta.pinned_full_select(view, inputs) if pinned else sql -%}
+        {%- set full_sql = pdelta.full_select_as_of_bounds(view, inputs, sql, since={}) -%}
         {%- set full_ranges = {} -%}
         {%- for alias in view['order'] -%}
           {%- do full_ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'],
@@ -248,7 +238,7 @@
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
-            {%- set changes_sql = pdelta.rebuild_diff_sql(target, pdelta.pinned_full_select(view, inputs) if pinned else sql,
+            {%- set changes_sql = pdelta.rebuild_diff_sql(target, pdelta.pinned_full_select(view, inputs, sql),
                                                            key, attrs_out) -%}
           {%- elif not rules -%}
             {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}

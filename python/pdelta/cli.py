@@ -493,7 +493,13 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         if rng.get("joined"):
             say("    joined in by this batch: its feed is taken as read through the bound, its state as of it is"
                 " read where rows join it")
-        if rng.get("state_version") is not None:
+        if rng.get("state_version") is not None and rng.get("user_state"):
+            # a user's state, pinned before the feed's bound and compensated where it lags
+            # (macros/engine/refresh_inputs.sql)
+            say(f"    its state {rng['state']} read as of Delta version {rng['state_version']}, its newest before the"
+                " feed's bound" + (": it lags its feed, so the batch's keys read their last feed image"
+                                   if rng.get("state_lags") else ""))
+        elif rng.get("state_version") is not None:
             # a state pdelta writes, read as of the batch the bound names (macros/engine/refresh_inputs.sql)
             say(f"    its state {rng['state']} read as of Delta version {rng['state_version']}, the version its"
                 " log kept with the batch the bound names")
