@@ -266,6 +266,10 @@ def check_equal(spark, w: Workload, contenders: list[str]) -> dict:
 
 
 def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> dict:
+    # every contender starts with Delta's snapshot cache empty, as a refresh in its own process after
+    # another writer's commit does: otherwise the first contender to read a changed table pays its
+    # snapshot load (0.5-2 s, up to ~10 jobs per table) and the ones after it read it for free
+    spark._jvm.org.apache.spark.sql.delta.DeltaLog.clearCache()
     since = int(time.time() * 1000)
     STATEMENTS.clear()
     jobs_before = spark_jobs(spark)
