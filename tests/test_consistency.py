@@ -133,3 +133,14 @@ def test_explain_names_the_level(project):
     assert rc == 0
     doc = json.loads(out.getvalue())
     assert doc["consistency"]["level"] == "strong" and doc["consistency"]["inputs"][0]["kind"] == "mirror", doc
+
+
+def test_state_ahead_check_lifts_the_writer_order_condition(project):
+    """with pdelta_state_ahead set, a view of users' tables is strong for writers in either order (a
+    state ahead of its feed stops or holds the refresh); ignore keeps the feed-first condition"""
+    _, parsed, views = project
+    for setting, either_order in (("stop", True), ("wait", True), ("ignore", False)):
+        found = consistency.view_level(parsed, views["v_tables"], views, {"pdelta_state_ahead": setting})
+        assert found.level == "convergence", found
+        assert ("in either order" in found.strong_if) == either_order, (setting, found.strong_if)
+        assert "no later than to the state" in found.strong_if, found.strong_if

@@ -59,6 +59,8 @@ CASES = {
     "valid_pin_states": ({"pdelta_pin_states": False}, None),
     "valid_pin_states_text": ({"pdelta_pin_states": "true"}, None),
     "pin_states_unknown": ({"pdelta_pin_states": "sometimes"}, "pdelta_pin_states: expected true (a state pdelta"),
+    "valid_state_ahead": ({"pdelta_state_ahead": "wait"}, None),
+    "state_ahead_unknown": ({"pdelta_state_ahead": "retry"}, "pdelta_state_ahead: expected 'ignore' (a user's state"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

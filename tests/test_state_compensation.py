@@ -18,7 +18,12 @@ statements the test sees as dbt sends them (dbt's SQLQuery events, before each r
      freezes the feeds, the writer appends a change of every address and every customer to the
      feeds, then to the states; each view ends equal to its recomputation at its bound, and the
      next refresh takes the change;
-  4. the same two anomalies with `pdelta_pin_states: false` (the states read as they are): the
+  5. a state committed before its feed (state first; the states' change data feed on): an address's
+     new city in its state, its feed row not appended yet, while a customer of it changes: with
+     `pdelta_state_ahead: stop` each view's run fails and with `wait` it writes nothing (view and
+     batch log as before); unchecked (the default), the batch shows the city under the earlier bound
+     (the control); once the feed row lands, both views equal their recomputation;
+  4. (run after 5) the same two anomalies with `pdelta_pin_states: false` (the states read as they are): the
      racing writer's change shows under the earlier bound (or the rules plan's terms, read at two
      states, give a key twice and the refresh stops), and the lagging state's batch is lost
      for good by the diff plan (the states catch up, the refresh has nothing pending, the view stays
@@ -35,7 +40,7 @@ import pytest
 
 from contract.delta_project import RELS, append_feed_rows, create_feeds, parsed_runner, publish_states, write_project
 from contract.mutations import CITIES, World
-from contract.project import view_model, view_sql
+from contract.project import rel_name, view_model, view_sql
 from pdelta.cli import explain_next_refresh
 from pdelta.statements import statement_text
 from pdelta_env import use_local_target
@@ -45,6 +50,19 @@ SCHEMA = "pdelta_state_comp"
 CASE = "comp"
 VIEWS = {plan: view_model(CASE, plan) for plan in ("rules", "diff")}
 UNPINNED = ("--vars", json.dumps({"pdelta_pin_states": False}))
+
+
+def ahead(mode: str) -> tuple[str, str]:
+    return ("--vars", json.dumps({"pdelta_state_ahead": mode}))
+
+
+def _address_of_two_customers(world: World) -> tuple[int, int]:
+    """an address two customers or more live at, shown in the view (its city not Z...), and one of them"""
+    for aid, a in sorted(world.a.items()):
+        living = sorted(cid for cid, c in world.c.items() if c["aid"] == aid)
+        if len(living) >= 2 and not a["city"].startswith("Z"):
+            return aid, living[0]
+    raise AssertionError("no address with two customers in the view")
 
 
 def _everything_changed(world: World) -> list[dict]:
@@ -91,10 +109,13 @@ def comp(tmp_path_factory):
         publish_states(spark, SCHEMA, CASE, world)
 
     lag_notes: list[str] = []  # pdelta's log lines of the current run saying a state lags its feed
+    wait_notes: list[str] = []  # and those saying a view waits for a state's feed rows
 
     def on_event(msg) -> None:
         if msg.info.name == "JinjaLogInfo" and "lags its feed" in msg.info.msg:
             lag_notes.append(msg.info.msg)
+        if msg.info.name == "JinjaLogInfo" and "waiting, nothing written" in msg.info.msg:
+            wait_notes.append(msg.info.msg)
         if msg.info.name != "SQLQuery" or not race["on"]:
             return
         node = msg.data.node_info.node_name
@@ -110,6 +131,7 @@ def comp(tmp_path_factory):
 
     def dbt_run(*args: str, failing_ok: bool = False) -> dict:
         lag_notes.clear()
+        wait_notes.clear()
         res = runner.invoke(["run", *args, "--project-dir", str(project), "--profiles-dir", str(ROOT)])
         assert res.result is not None, res.exception
         statuses = {r.node.name: (str(r.status), str(r.message or "")) for r in res.result}
@@ -118,6 +140,9 @@ def comp(tmp_path_factory):
 
     def rows(plan: str) -> list[tuple]:
         return sorted(tuple(r) for r in spark.sql(f"select cid, name, aid, city from {SCHEMA}.{VIEWS[plan]}").collect())
+
+    def last_batch(plan: str) -> int:
+        return spark.sql(f"select max(`batch_id`) from {SCHEMA}.{VIEWS[plan]}__pdelta_batches").collect()[0][0]
 
     def views() -> dict:
         return {p: (rows(p), world.view()) for p in VIEWS}
@@ -161,6 +186,38 @@ def comp(tmp_path_factory):
         dbt_run()
         out["after_race"] = views()
         out["after_race_notes"] = list(lag_notes)
+        # 5: a state committed before its feed: an address's new city in its state, its feed row not
+        # appended yet, and a change of a customer of it (feed, then state) that the batch recomputes
+        for rel in RELS:
+            spark.sql(f"alter table {SCHEMA}.{rel_name(CASE, rel)} set tblproperties "
+                      "('delta.enableChangeDataFeed' = 'true')")
+        aid, cid = _address_of_two_customers(world)
+        new_city = next(c for c in CITIES if c != world.a[aid]["city"] and not c.startswith("Z"))
+        spark.sql(f"update {SCHEMA}.{rel_name(CASE, 'a')} set city = '{new_city}' where aid = {aid}")
+        old = world.c[cid]
+        world.c[cid] = renamed = {**old, "name": old["name"] + "!"}
+        row = world._row("c", "upd", renamed, before={"name": old["name"], "aid": old["aid"]}, seq=world._next_seq())
+        world.feed.append(row)
+        append([row])
+        spark.sql(f"update {SCHEMA}.{rel_name(CASE, 'c')} set name = '{renamed['name']}' where cid = {cid}")
+        out["ahead_before"] = {p: (rows(p), last_batch(p)) for p in VIEWS}
+        out["ahead_explained"] = {mode: explain_next_refresh(project, ROOT, "local", VIEWS["diff"], ahead(mode),
+                                                             manifest=manifest) for mode in ("stop", "wait")}
+        out["ahead_stop"] = dbt_run(*ahead("stop"), failing_ok=True)
+        out["ahead_stopped"] = {p: (rows(p), last_batch(p)) for p in VIEWS}
+        out["ahead_wait"] = dbt_run(*ahead("wait"))
+        out["ahead_waited"] = {p: (rows(p), last_batch(p)) for p in VIEWS}
+        out["ahead_wait_notes"] = list(wait_notes)
+        # the negative control: not checked, the batch reads the address's city ahead of its feed
+        out["ahead_ignored_status"] = dbt_run(failing_ok=True)
+        out["ahead_ignored"] = views()
+        # the feed row lands: the next refresh takes it, checked, and every row of the address agrees
+        world.a[aid] = {"aid": aid, "city": new_city}
+        row = world._row("a", "up", {"aid": aid, "city": new_city}, seq=world._next_seq())
+        world.feed.append(row)
+        append([row])
+        dbt_run(*ahead("stop"))
+        out["ahead_caught_up"] = views()
         # 4: the same with the states read as they are (the race first: a refresh after the lagging
         # state's one leaves the view as it is, nothing being pending)
         append(world.step())
@@ -203,6 +260,29 @@ def test_a_state_that_lags_its_feed_reads_as_the_relation_after_the_rows_consume
 def test_a_state_committed_during_the_refresh_is_read_as_of_the_bound(comp):
     for plan, (got, at_bound, _) in comp["race"].items():
         assert got == at_bound, f"{plan} plan: the view read the writer's commit past its bound"
+
+
+@pytest.mark.spark
+def test_a_state_ahead_of_its_feed_stops_or_waits_and_nothing_is_written(comp):
+    """pdelta_state_ahead: a key the state changed since the last batch with no feed row up to the
+    bound stops the run (stop) or leaves it writing nothing (wait): each view and its batch log as
+    before; once the feed row lands the refresh takes it and the view equals its recomputation"""
+    for plan, name in VIEWS.items():
+        status, message = comp["ahead_stop"][name]
+        assert status != "success" and "ahead of its feed" in message and "`place`" in message, (plan, status, message)
+        assert comp["ahead_stopped"][plan] == comp["ahead_before"][plan], plan
+        assert comp["ahead_waited"][plan] == comp["ahead_before"][plan], plan
+    assert len(comp["ahead_wait_notes"]) == len(VIEWS), comp["ahead_wait_notes"]
+    # `pdelta explain` says so beforehand: a stop under stop, a wait under wait, naming the input
+    stop, wait = comp["ahead_explained"]["stop"], comp["ahead_explained"]["wait"]
+    assert [s for s in stop["stops"] if "`place` is ahead of its feed on 1 key(s)" in s] and not stop["waits"], stop
+    assert [w for w in wait["waits"] if "`place` is ahead of its feed on 1 key(s)" in w] and not wait["stops"], wait
+    for plan, (got, expected) in comp["ahead_caught_up"].items():
+        assert got == expected, f"{plan} plan, after the feed row landed"
+    # the control: not checked (ignore, the default), the batch reads the state ahead of its bound —
+    # the customer's row with the new city beside its neighbour's old one — or stops
+    for plan, (got, expected) in comp["ahead_ignored"].items():
+        assert got != expected or comp["ahead_ignored_status"][VIEWS[plan]][0] != "success", plan
 
 
 @pytest.mark.spark

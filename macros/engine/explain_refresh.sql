@@ -130,6 +130,16 @@
   {%- set no_refresh = stopped_adapting or history_stop or (changed and not adapt and not columns) -%}
   {%- set plan_kind = 'diff' if adapt or columns or no_refresh else refresh_opts['plan'] -%}
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
+  {#- a user's state ahead of its feed (pdelta_state_ahead): the run stops, or waits writing nothing -#}
+  {%- set waits = [] -%}
+  {%- if built and not no_refresh and refresh_opts['state_ahead'] != 'ignore' -%}
+    {%- do pdelta.explain_progress("which users' states are ahead of their feeds") -%}
+    {%- for a in pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}
+      {%- set phrase = 'the state of `' ~ a['alias'] ~ '` is ahead of its feed on ' ~ a['keys'] ~ ' key(s), e.g. '
+                       ~ a['example'] ~ ' (pdelta_state_ahead: ' ~ refresh_opts['state_ahead'] ~ ')' -%}
+      {%- do (stops if refresh_opts['state_ahead'] == 'stop' else waits).append(phrase) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {#- users' states that lag their feeds on the batch's keys are read compensated, the others pinned alone,
       as the run decides (one statement) before the plan is built -#}
   {%- if built and not no_refresh -%}
@@ -155,7 +165,7 @@
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
       'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
-      'rebuilt_inputs': rebuilt_inputs,
+      'rebuilt_inputs': rebuilt_inputs, 'waits': waits,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
       'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
       'on_schema_change': refresh_opts['on_schema_change'], 'history': opts['history'] is not none,

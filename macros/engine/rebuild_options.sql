@@ -17,8 +17,13 @@
                             as of the batch the refresh's bound names, a user's Delta state at its
                             version before the bound, compensated for the batch's keys (freeze_inputs);
                             false: as it is when the refresh reads it (a commit during the refresh is read)
+      pdelta_state_ahead    what a refresh does about a user's Delta state that is ahead of its feed
+                            (a key the state changed since the last batch, with no feed row to
+                            explain it: macros/engine/states_ahead_of_feeds.sql): ignore (default: not
+                            checked, no statement), stop (the run fails, nothing written) or wait (the
+                            run writes nothing and succeeds; the next run tries again)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
-    history_rows: int, pin_states: bool} and refuses a bad value with the
+    history_rows: int, pin_states: bool, state_ahead} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -28,7 +33,8 @@
                  'on_schema_change': cfg.get('on_schema_change') or 'ignore',
                  'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows',
                                                      var('pdelta_feed_history_rows', 100000)),
-                 'pdelta_pin_states': cfg.get('pdelta_pin_states', var('pdelta_pin_states', true))} -%}
+                 'pdelta_pin_states': cfg.get('pdelta_pin_states', var('pdelta_pin_states', true)),
+                 'pdelta_state_ahead': cfg.get('pdelta_state_ahead', var('pdelta_state_ahead', 'ignore'))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
@@ -36,7 +42,7 @@
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
              'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int,
-             'pin_states': eff['pdelta_pin_states'] in [true, 'true']}) }}
+             'pin_states': eff['pdelta_pin_states'] in [true, 'true'], 'state_ahead': eff['pdelta_state_ahead']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -71,6 +77,12 @@
   {%- if pin not in [true, false, 'true', 'false'] -%}
     {%- do out.append("pdelta_pin_states: expected true (a state pdelta writes is read as of the batch the refresh's"
                       ~ " bound names) or false (as it is when read), got " ~ pin) -%}
+  {%- endif -%}
+  {%- set ahead = cfg.get('pdelta_state_ahead', 'ignore') -%}
+  {%- if ahead not in ['ignore', 'stop', 'wait'] -%}
+    {%- do out.append("pdelta_state_ahead: expected 'ignore' (a user's state ahead of its feed is not checked), 'stop'"
+                      ~ " (the run fails, writing nothing) or 'wait' (the run writes nothing; the next one tries"
+                      ~ " again), got " ~ ahead) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

@@ -105,7 +105,7 @@
                                              blog['declaration'] if blog is not none else none, declared) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
-  {%- set run_state = namespace(full=false) -%}
+  {%- set run_state = namespace(full=false, waiting=false) -%}
 
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
@@ -116,7 +116,7 @@
     {%- set full_sql = pdelta.full_select_as_of_bounds(view, inputs, sql, since=consumed) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
-    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': inputs[alias].get('position')}}) -%}{%- endfor -%}
+    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': pdelta.recorded_position(inputs[alias])}}) -%}{%- endfor -%}
     {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
     {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
           timing, declared, versioned=versioned) -%}
@@ -167,7 +167,7 @@
         {%- set inp = inputs[alias] -%}
         {%- do pdelta.consume_joined_through_bound(inp) -%}
         {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': inp.get('position')}}) -%}
+        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': pdelta.recorded_position(inp)}}) -%}
       {%- endfor -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
@@ -196,7 +196,7 @@
         {%- set full_ranges = {} -%}
         {%- for alias in view['order'] -%}
           {%- do full_ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'],
-                                             'position': inputs[alias].get('position')}}) -%}
+                                             'position': pdelta.recorded_position(inputs[alias])}}) -%}
         {%- endfor -%}
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': none}
                          if refresh_opts['learned'] else none -%}
@@ -205,7 +205,27 @@
         {%- set run_state.full = true -%}
       {%- else -%}
         {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
-        {%- if columns -%}
+        {#- a user's state ahead of its feed (pdelta_state_ahead): the run stops, or waits for the feed
+            rows and writes nothing -#}
+        {%- if refresh_opts['state_ahead'] != 'ignore' -%}
+          {%- set ahead = pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}
+          {%- set ahead_phrases = [] -%}
+          {%- for a in ahead -%}
+            {%- do ahead_phrases.append('the state of `' ~ a['alias'] ~ '` (' ~ inputs[a['alias']]['state'] ~ ') changed '
+                                        ~ a['keys'] ~ ' key(s) its feed has no row for up to the bound, e.g. ' ~ a['example']) -%}
+          {%- endfor -%}
+          {%- if ahead and refresh_opts['state_ahead'] == 'stop' -%}
+            {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': ' ~ ahead_phrases | join('; ')
+                  ~ ': a state ahead of its feed (its writer commits the state before the feed), so nothing was'
+                  ~ ' written (pdelta_state_ahead: stop). Run again once the feed has those rows, or set'
+                  ~ ' pdelta_state_ahead to wait.') }}
+          {%- elif ahead -%}
+            {{ log('pdelta: ' ~ model.name ~ ': waiting, nothing written: ' ~ ahead_phrases | join('; ')
+                   ~ ' (pdelta_state_ahead: wait; the next run tries again)', info=true) }}
+            {%- set run_state.waiting = true -%}
+          {%- endif -%}
+        {%- endif -%}
+        {%- if columns and not run_state.waiting -%}
           {#- after the cost model's choice and the feed contract's checks (a stop writes nothing), before
               the batch, which reads and writes the view under its new columns; the log says so first,
               for a run after a stop in between -#}
@@ -219,8 +239,8 @@
           {%- do column_statements.extend(pdelta.fill_added_columns(target, view, states, columns['added'],
                                                                     kept_history)) -%}
         {%- endif -%}
-        {%- set pending = pdelta.pending_inputs(view, inputs) -%}
-        {%- if bad_aliases -%}
+        {%- set pending = pdelta.pending_inputs(view, inputs) if not run_state.waiting else [] -%}
+        {%- if bad_aliases and not run_state.waiting -%}
           {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
           {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
@@ -231,7 +251,7 @@
           {{ log('pdelta: ' ~ model.name ~ ': the state of ' ~ lagging | join(', ') ~ ' lags its feed; read with the'
                  ~ ' batch\'s keys from their feed rows', info=true) }}
         {%- endif -%}
-        {%- if pending or adapt -%}
+        {%- if (pending or adapt) and not run_state.waiting -%}
           {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
           {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules'
                           and not adapt and not columns -%}
@@ -259,6 +279,8 @@
     {%- endif -%}
     {%- if run_state.full -%}
       {#- build_in_full ran the statements, the `main` one included -#}
+    {%- elif run_state.waiting -%}
+      {%- call statement('main') -%} select 'pdelta: waiting for feed rows' {%- endcall -%}
     {%- elif not retry and not pending and not adapt and columns -%}
       {#- columns added, dropped or renamed, nothing else: a batch without rows takes the new declaration -#}
       {%- call statement('main') -%} select 'pdelta: columns adapted' {%- endcall -%}

@@ -514,6 +514,9 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         # rows that break the feed contract (macros/engine/feed_checks.sql): nothing is written
         say(f"  the next refresh will STOP, writing nothing: {stop}")
         rc = 1
+    for wait in info.get("waits") or []:
+        # a user's state ahead of its feed under pdelta_state_ahead: wait (macros/engine/states_ahead_of_feeds.sql)
+        say(f"  the next refresh will WAIT, writing nothing: {wait}")
     for bad in info.get("quarantine") or []:
         say(f"  the next refresh will QUARANTINE (pdelta_bad_rows: quarantine): {bad}")
     failed = []

@@ -65,15 +65,25 @@ class Level:
                 "inputs": [i.as_dict() for i in self.inputs]}
 
 
+def _setting(project, node, name: str, project_vars: dict | None):
+    """a view's setting: its config, else the project var (--vars, then dbt_project.yml's vars), else
+    none (macros/engine/rebuild_options.sql)"""
+    value = node.config.get(name) if node is not None else None
+    if value is None:
+        value = (project_vars or {}).get(name)
+    if value is None:
+        value = _project_file_vars(project.dir).get(name)
+    return value
+
+
 def pin_states(project, node, project_vars: dict | None = None) -> bool:
-    """the view's `pdelta_pin_states`: its config, else the project var (--vars, then dbt_project.yml's
-    vars), else true (macros/engine/rebuild_options.sql)"""
-    value = node.config.get("pdelta_pin_states") if node is not None else None
-    if value is None:
-        value = (project_vars or {}).get("pdelta_pin_states")
-    if value is None:
-        value = _project_file_vars(project.dir).get("pdelta_pin_states")
-    return value in (None, True, "true")
+    """the view's `pdelta_pin_states` (true by default)"""
+    return _setting(project, node, "pdelta_pin_states", project_vars) in (None, True, "true")
+
+
+def checks_states_ahead(project, node, project_vars: dict | None = None) -> bool:
+    """whether the view's `pdelta_state_ahead` is stop or wait (ignore by default)"""
+    return _setting(project, node, "pdelta_state_ahead", project_vars) in ("stop", "wait")
 
 
 def _project_file_vars(project_dir: Path) -> dict:
@@ -137,11 +147,16 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
     if unpinned:
         first = unpinned[0]
         compensated = pin and all(r.kind == "table" for r in unpinned)
+        # with pdelta_state_ahead a state committed before its feed row is caught (the run stops or waits)
+        order = ("change to the feed no later than to the state (or in either order: pdelta_state_ahead is "
+                 "set, and a state ahead of its feed stops a refresh after the first or makes it wait)"
+                 if checks_states_ahead(project, project.model_node(view.model), project_vars)
+                 else "change to the feed no later than to the state")
         return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads,
                      strong_if=(f"{', '.join(f'`{r.alias}`' for r in unpinned)}: Delta tables whose writers commit each "
-                                "change to the feed no later than to the state, and hold the rows earlier refreshes "
-                                "consumed" + ("" if len(reads) == 1 else "; and no source transaction spans two "
-                                              "feeds")) if compensated else None)
+                                f"{order}, and hold the rows earlier refreshes consumed"
+                                + ("" if len(reads) == 1 else "; and no source transaction spans two feeds"))
+                     if compensated else None)
     # as strong as the weakest view it reads: that view's states are its sources' here
     for r in reads:
         if r.kind == "view" and r.model in views and r.model not in _seen:

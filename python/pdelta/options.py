@@ -66,6 +66,7 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
     return out
 
 
+STATE_AHEAD = ("ignore", "stop", "wait")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
@@ -102,4 +103,9 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if pin not in (True, False, "true", "false"):
         out.append("pdelta_pin_states: expected true (a state pdelta writes is read as of the batch the refresh's "
                    f"bound names) or false (as it is when read), got {_s(pin)}")
+    ahead = cfg.get("pdelta_state_ahead", "ignore")
+    if ahead not in STATE_AHEAD:
+        out.append("pdelta_state_ahead: expected 'ignore' (a user's state ahead of its feed is not checked), 'stop' "
+                   "(the run fails, writing nothing) or 'wait' (the run writes nothing; the next one tries again), "
+                   f"got {_s(ahead)}")
     return out
