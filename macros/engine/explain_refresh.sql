@@ -97,7 +97,7 @@
     {%- do ranges.update({alias: {'state': inp['state'] | string, 'changes': inp['changes'] | string,
                                   'lo': inp['lo'], 'hi': inp['hi'], 'read': inp.get('read'),
                                   'state_version': inp.get('version'),
-                                  'user_state': inp.get('compensate') is not none, 'state_lags': false,
+                                  'user_state': inp.get('user_state') is not none, 'state_lags': false,
                                   'joined': inp['joined']}}) -%}
     {%- do inp.update({'hi': inp['hi'] if inp['hi'] is not none else inp['lo']}) -%}
   {%- endfor -%}
@@ -134,10 +134,10 @@
   {%- set waits = [] -%}
   {%- if built and not no_refresh and refresh_opts['state_ahead'] != 'ignore' -%}
     {%- do pdelta.explain_progress("which users' states are ahead of their feeds") -%}
-    {%- for a in pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}
-      {%- set phrase = 'the state of `' ~ a['alias'] ~ '` is ahead of its feed on ' ~ a['keys'] ~ ' key(s), e.g. '
-                       ~ a['example'] ~ ' (pdelta_state_ahead: ' ~ refresh_opts['state_ahead'] ~ ')' -%}
-      {%- do (stops if refresh_opts['state_ahead'] == 'stop' else waits).append(phrase) -%}
+    {%- set ahead = pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}
+    {%- for phrase in pdelta.states_ahead_phrases(ahead, inputs) -%}
+      {%- do (stops if refresh_opts['state_ahead'] == 'stop' else waits).append(
+            phrase ~ ' (pdelta_state_ahead: ' ~ refresh_opts['state_ahead'] ~ ')') -%}
     {%- endfor -%}
   {%- endif -%}
   {#- users' states that lag their feeds on the batch's keys are read compensated, the others pinned alone,

@@ -111,20 +111,28 @@
   {{ return(inp['state'] ~ (' version as of ' ~ (inp['version'] | int) if inp.get('version') is not none else '')) }}
 {% endmacro %}
 
-{#- The last feed image of each key with feed rows in the input's range (lo, hi] (`l`): its key columns and
-    `last` = the struct of its last row's type and carried columns (`image`); with the SQL condition that
-    the last row leaves the key present (an insert or update, not a delete), over `l` -#}
-{% macro _last_feed_images(inp) %}
-  {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
-  {%- set on = [] -%}
-  {%- for k in key -%}{%- do on.append('s.' ~ adapter.quote(k) ~ ' = l.' ~ adapter.quote(k)) -%}{%- endfor -%}
-  {%- set feed_rows = pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
-                                            inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
+{#- The last feed image of each key among an input's feed rows (`l`): its key columns and `last` = the
+    struct of its last row's type and carried columns (`image`). `columns` ({key, attrs}): the input's
+    `compensate` unless given; `rows`: the feed rows in the input's range (lo, hi] unless given. Returns
+    {feed_rows, images (the query), present: the SQL condition that the last row leaves the key present
+    (an insert or update, not a delete), same: [s.c <=> l's image of c, per carried column c], on: the
+    key join of `s` and `l`}. -#}
+{% macro _last_feed_images(inp, columns=none, rows=none) %}
+  {%- set columns = columns or inp['compensate'] -%}
+  {%- set key, attrs = columns['key'], columns['attrs'] -%}
+  {%- set pairs, same = [], [] -%}
+  {%- for k in key -%}{%- do pairs.append([k, k]) -%}{%- endfor -%}
+  {%- for c in attrs -%}
+    {%- do same.append('s.' ~ adapter.quote(c) ~ ' <=> l.`last`.`image`.' ~ adapter.quote(c)) -%}
+  {%- endfor -%}
+  {%- set feed_rows = rows or pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
+                                                    inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
   {{ return({'feed_rows': feed_rows,
              'images': 'select ' ~ pdelta._cols(key) ~ ", max_by(named_struct('type', `_pdelta_type`, 'image', struct("
                        ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
                        ~ pdelta._cols(key),
-             'present': 'l.`last`.`type` in ' ~ pdelta._types_leaving_present(), 'on': on | join(' and ')}) }}
+             'present': 'l.`last`.`type` in ' ~ pdelta._types_leaving_present(), 'same': same,
+             'on': pdelta._join_on(pairs, 's', 'l')}) }}
 {% endmacro %}
 
 {#- the feed row types after which the key is present (the delta model's), as an SQL list: `('ins', ...)` -#}
@@ -198,14 +206,11 @@
     {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
       {%- set key = inp['compensate']['key'] -%}
       {%- set last = pdelta._last_feed_images(inp) -%}
-      {%- set same = [] -%}
-      {%- for c in inp['compensate']['attrs'] -%}
-        {%- do same.append('s.' ~ adapter.quote(c) ~ ' <=> l.`last`.`image`.' ~ adapter.quote(c)) -%}
-      {%- endfor -%}
       {%- set found = 's.' ~ adapter.quote(key[0]) ~ ' is not null' -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (' ~ last['images']
             ~ ') as l left join ' ~ pdelta._pinned_state(inp) ~ ' as s on ' ~ last['on']
-            ~ ' where not ((' ~ last['present'] ~ ' and ' ~ found ~ ([''] + same) | join(' and ') ~ ') or (not '
+            ~ ' where not ((' ~ last['present'] ~ ' and ' ~ found ~ ([''] + last['same']) | join(' and ')
+            ~ ') or (not '
             ~ last['present'] ~ ' and not ' ~ found ~ '))') -%}
     {%- endif -%}
   {%- endfor -%}

@@ -21,35 +21,34 @@
     {%- if inp.get('user_state') and inp.get('version') is not none and since is not none
           and (inp['version'] | int) > (since | int) -%}
       {%- do pdelta._require_change_data_feed(inp['state'], alias) -%}
-      {%- set key, attrs = inp['user_state']['key'], inp['user_state']['attrs'] -%}
-      {%- set shown = [] -%}
-      {%- for k in key -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', o.' ~ q(k)) -%}{%- endfor -%}
-      {%- set same = [] -%}
-      {%- for c in attrs -%}{%- do same.append('s.' ~ q(c) ~ ' <=> l.`last`.`image`.' ~ q(c)) -%}{%- endfor -%}
-      {%- set is_present = 'coalesce(l.`last`.`type` in ' ~ pdelta._types_leaving_present() ~ ', false)' -%}
+      {%- set key = inp['user_state']['key'] -%}
+      {%- set pairs, shown = [], [] -%}
+      {%- for k in key -%}
+        {%- do pairs.append([k, k]) -%}
+        {%- do shown.append(pdelta.sql_literal(k) ~ ', o.' ~ q(k)) -%}
+      {%- endfor -%}
       {%- set batch_rows = pdelta.feed_range_sql(inp['changes'], key, inp.get('lo'), inp['hi']) -%}
-      {%- set before_rows = 'select x.* from ' ~ inp['changes'] ~ ' as x where '
-            ~ ('x.`_pdelta_seq` <= ' ~ (inp['lo'] | int) if inp.get('lo') is not none else 'false') -%}
       {%- set changed = 'select distinct ' ~ pdelta._cols(key) ~ ' from table_changes('
             ~ pdelta.sql_literal(inp['state'] | string) ~ ', ' ~ ((since | int) + 1) ~ ', '
             ~ (inp['version'] | int) ~ ')' -%}
-      {%- set image = "named_struct('type', x.`_pdelta_type`, 'image', struct(" ~ pdelta._cols(attrs, 'x.') ~ '))' -%}
+      {#- the feed rows at or below lo of the keys the state changed: their last images -#}
+      {%- set before_rows = 'select x.* from ' ~ inp['changes'] ~ ' as x left semi join (' ~ changed ~ ') as o on '
+            ~ pdelta._join_on(pairs, 'x', 'o') ~ ' where '
+            ~ ('x.`_pdelta_seq` <= ' ~ (inp['lo'] | int) if inp.get('lo') is not none else 'false') -%}
+      {%- set last = pdelta._last_feed_images(inp, inp['user_state'], before_rows) -%}
+      {%- set is_present = 'coalesce(' ~ last['present'] ~ ', false)' -%}
       {%- set part -%}
         select {{ pdelta.sql_literal(alias) }} as a, count(*) as n,
                min(to_json(named_struct({{ shown | join(', ') }}))) as ex
         from (select c.* from ({{ changed }}) as c
               left anti join (select distinct {{ pdelta._cols(key) }} from ({{ batch_rows }}) as b) as x
-              on {{ pdelta._keys_equal(key, 'c', 'x') }}) as o
+              on {{ pdelta._join_on(pairs, 'c', 'x') }}) as o
         left join (select /*+ BROADCAST(o) */ x.*
                    from {{ inp['state'] }} version as of {{ inp['version'] | int }} as x
-                   left semi join ({{ changed }}) as o on {{ pdelta._keys_equal(key, 'x', 'o') }}) as s
-          on {{ pdelta._keys_equal(key, 's', 'o') }}
-        left join (select {{ pdelta._cols(key, 'x.') }}, max_by({{ image }}, x.`_pdelta_seq`) as `last`
-                   from ({{ before_rows }}) as x
-                   left semi join ({{ changed }}) as o on {{ pdelta._keys_equal(key, 'x', 'o') }}
-                   group by {{ pdelta._cols(key, 'x.') }}) as l
-          on {{ pdelta._keys_equal(key, 'l', 'o') }}
-        where not (({{ is_present }} and s.{{ q(key[0]) }} is not null{{ ([''] + same) | join(' and ') }})
+                   left semi join ({{ changed }}) as o on {{ pdelta._join_on(pairs, 'x', 'o') }}) as s
+          on {{ pdelta._join_on(pairs, 's', 'o') }}
+        left join ({{ last['images'] }}) as l on {{ pdelta._join_on(pairs, 'l', 'o') }}
+        where not (({{ is_present }} and s.{{ q(key[0]) }} is not null{{ ([''] + last['same']) | join(' and ') }})
                    or (not {{ is_present }} and s.{{ q(key[0]) }} is null))
       {%- endset -%}
       {%- do parts.append(part) -%}
@@ -63,11 +62,15 @@
   {{ return(ahead) }}
 {% endmacro %}
 
-{#- `left`.k = `right`.k for every key column k -#}
-{% macro _keys_equal(key, left, right) %}
-  {%- set on = [] -%}
-  {%- for k in key -%}{%- do on.append(left ~ '.' ~ adapter.quote(k) ~ ' = ' ~ right ~ '.' ~ adapter.quote(k)) -%}{%- endfor -%}
-  {{ return(on | join(' and ')) }}
+{#- what the log, the error and `pdelta explain` say of states_ahead_of_feeds' result, one phrase per input -#}
+{% macro states_ahead_phrases(ahead, inputs) %}
+  {%- set phrases = [] -%}
+  {%- for a in ahead -%}
+    {%- do phrases.append('the state of `' ~ a['alias'] ~ '` is ahead of its feed on ' ~ a['keys'] ~ ' key(s) ('
+                          ~ inputs[a['alias']]['state'] ~ ': changed since the last batch with no feed row up to the'
+                          ~ ' bound), e.g. ' ~ a['example']) -%}
+  {%- endfor -%}
+  {{ return(phrases) }}
 {% endmacro %}
 
 {#- a state whose change data feed is off cannot say which keys it changed: the run stops and says so -#}

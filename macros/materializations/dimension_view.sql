@@ -209,11 +209,7 @@
             rows and writes nothing -#}
         {%- if refresh_opts['state_ahead'] != 'ignore' -%}
           {%- set ahead = pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}
-          {%- set ahead_phrases = [] -%}
-          {%- for a in ahead -%}
-            {%- do ahead_phrases.append('the state of `' ~ a['alias'] ~ '` (' ~ inputs[a['alias']]['state'] ~ ') changed '
-                                        ~ a['keys'] ~ ' key(s) its feed has no row for up to the bound, e.g. ' ~ a['example']) -%}
-          {%- endfor -%}
+          {%- set ahead_phrases = pdelta.states_ahead_phrases(ahead, inputs) -%}
           {%- if ahead and refresh_opts['state_ahead'] == 'stop' -%}
             {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': ' ~ ahead_phrases | join('; ')
                   ~ ': a state ahead of its feed (its writer commits the state before the feed), so nothing was'
