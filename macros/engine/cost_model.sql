@@ -44,7 +44,8 @@
     the pending range of any other feed (another view's, a capture's). A refresh then scans the
     feeds with the contract's checks, a rebuild only for their bounds (no (key, sequence)
     grouping of its many pending rows: 4.6 -> 1.3 s at 750,000 of them, docs/bench/). `pdelta
-    explain`, which scans first, passes the pending rows that scan counted.
+    explain`, which scans first, passes the pending rows that scan counted. A state is counted as
+    pinned (_pinned_state), never compensated: an estimate needs no join with its feed's rows.
 
     What a rebuild does with the view's change feed, config `pdelta_rebuild_feed` (or the var):
       reset (default): a plain rebuild (build_in_full, keep_feed): a `full` batch; views that
@@ -109,7 +110,7 @@
       {%- do scanned.update({alias: scanned_rows}) -%}
       {%- set pending_sql = 'cast(null as bigint)' -%}
     {%- endif -%}
-    {%- set adapted_rows = ['(select count(*) from ' ~ pdelta.state_read(inp) ~ ' as x where '
+    {%- set adapted_rows = ['(select count(*) from ' ~ pdelta._pinned_state(inp) ~ ' as x where '
                             ~ adapt[alias]['disagree'] ~ ')']
                            if alias in adapt and adapt[alias]['disagree'] else [] -%}
     {%- for sql in replacement.get(alias, []) -%}
@@ -117,12 +118,12 @@
     {%- endfor -%}
     {%- set disagree_sql = adapted_rows | join(' + ') or '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
-                        ~ "(select count(*) from " ~ pdelta.state_read(inp) ~ ") as s, " ~ disagree_sql ~ " as d") -%}
+                        ~ "(select count(*) from " ~ pdelta._pinned_state(inp) ~ ") as s, " ~ disagree_sql ~ " as d") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in candidates -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(root) ~ " as a, 0 as p, (select count(*) from "
-                        ~ pdelta.state_read(inputs[root]) ~ ") as s, 0 as d") -%}
+                        ~ pdelta._pinned_state(inputs[root]) ~ ") as s, 0 as d") -%}
   {%- endif -%}
   {%- set ns = namespace(f=0.0, pending=0) -%}
   {%- set counts = {} -%}

@@ -114,9 +114,10 @@
 {#- The last feed image of each key among an input's feed rows (`l`): its key columns and `last` = the
     struct of its last row's type and carried columns (`image`). `columns` ({key, attrs}): the input's
     `compensate` unless given; `rows`: the feed rows in the input's range (lo, hi] unless given. Returns
-    {feed_rows, images (the query), present: the SQL condition that the last row leaves the key present
-    (an insert or update, not a delete), same: [s.c <=> l's image of c, per carried column c], on: the
-    key join of `s` and `l`}. -#}
+    {feed_rows, images (the query), keys (those rows' keys, repeated where a key has several: for semi and
+    anti joins, which need no distinct and so no shuffle), present: the SQL condition that the last row
+    leaves the key present (an insert or update, not a delete), same: [s.c <=> l's image of c, per carried
+    column c], on: the key join of `s` and `l`}. -#}
 {% macro _last_feed_images(inp, columns=none, rows=none) %}
   {%- set columns = columns or inp['compensate'] -%}
   {%- set key, attrs = columns['key'], columns['attrs'] -%}
@@ -131,6 +132,7 @@
              'images': 'select ' ~ pdelta._cols(key) ~ ", max_by(named_struct('type', `_pdelta_type`, 'image', struct("
                        ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
                        ~ pdelta._cols(key),
+             'keys': 'select ' ~ pdelta._cols(key) ~ ' from (' ~ feed_rows ~ ') as f',
              'present': 'l.`last`.`type` in ' ~ pdelta._types_leaving_present(), 'same': same,
              'on': pdelta._join_on(pairs, 's', 'l')}) }}
 {% endmacro %}
@@ -142,6 +144,17 @@
     {%- do present.append(pdelta.sql_literal(t)) -%}
   {%- endfor -%}
   {{ return('(' ~ present | join(', ') ~ ')') }}
+{% endmacro %}
+
+{#- The rows of a state (`state_sql`: a relation, e.g. _pinned_state's) whose key is among `keys_sql`'s (a
+    query of the key columns `key`), as a parenthesized query: the state read once with the keys broadcast,
+    never shuffled. A left join of the batch's few images with the whole state plans a sort-merge join that
+    shuffles every row of it (an outer join cannot broadcast the state). -#}
+{% macro _state_at_keys(state_sql, key, keys_sql) %}
+  {%- set pairs = [] -%}
+  {%- for k in key -%}{%- do pairs.append([k, k]) -%}{%- endfor -%}
+  {{ return('(select /*+ BROADCAST(k) */ x.* from ' ~ state_sql ~ ' as x left semi join (' ~ keys_sql ~ ') as k on '
+            ~ pdelta._join_on(pairs, 'x', 'k') ~ ')') }}
 {% endmacro %}
 
 {#- freeze_inputs' pin of a user's state (one that pdelta does not write, or not from this feed):
@@ -183,11 +196,11 @@
     {%- endif -%}
   {%- endfor -%}
   select s.* from {{ pinned }} as s
-  left anti join (select distinct {{ pdelta._cols(key) }} from ({{ last['feed_rows'] }}) as f) as l on {{ last['on'] }}
+  left anti join ({{ last['keys'] }}) as l on {{ last['on'] }}
   union all
   select {{ columns | join(', ') }}
   from ({{ last['images'] }}) as l
-  left join {{ pinned }} as s on {{ last['on'] }}
+  left join {{ pdelta._state_at_keys(pinned, key, last['keys']) }} as s on {{ last['on'] }}
   where {{ last['present'] }}
 {%- endmacro %}
 
@@ -198,7 +211,10 @@
     input whose state agrees on every such key reads the pinned version alone (its `compensate`
     dropped): compensation costs a read of the state per statement that reads it, this check one.
     (An inner join with the batch's keys broadcast, which reads the feed rows twice, cost as much at
-    1M rows, 0.1 %, with six more Spark jobs.) Returns the lagging aliases. -#}
+    1M rows, 0.1 %, with six more Spark jobs. The state read at the feed's keys, _state_at_keys, ran its
+    jobs in 0.9 s instead of 1.5 s, no shuffle of the state, but Delta plans each scan of a query with a
+    Spark job of its own, ~0.2 s whatever the table's size, and its three more scans took 0.65 s more:
+    3.6 s either way, with 7 more jobs.) Returns the lagging aliases. -#}
 {% macro keep_compensation_where_lagging(inputs, aliases) %}
   {%- set parts = [] -%}
   {%- for alias in aliases -%}

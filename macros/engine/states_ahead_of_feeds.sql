@@ -43,9 +43,7 @@
         from (select c.* from ({{ changed }}) as c
               left anti join (select distinct {{ pdelta._cols(key) }} from ({{ batch_rows }}) as b) as x
               on {{ pdelta._join_on(pairs, 'c', 'x') }}) as o
-        left join (select /*+ BROADCAST(o) */ x.*
-                   from {{ inp['state'] }} version as of {{ inp['version'] | int }} as x
-                   left semi join ({{ changed }}) as o on {{ pdelta._join_on(pairs, 'x', 'o') }}) as s
+        left join {{ pdelta._state_at_keys(pdelta._pinned_state(inp), key, changed) }} as s
           on {{ pdelta._join_on(pairs, 's', 'o') }}
         left join ({{ last['images'] }}) as l on {{ pdelta._join_on(pairs, 'l', 'o') }}
         where not (({{ is_present }} and s.{{ q(key[0]) }} is not null{{ ([''] + last['same']) | join(' and ') }})
