@@ -16,6 +16,13 @@
   {%- for p in on %}{{ s }}.{{ adapter.quote(p[0]) }} = {{ t }}.{{ adapter.quote(p[1]) }}{% if not loop.last %} and {% endif %}{% endfor -%}
 {% endmacro %}
 
+{#- the join of `s` and `t` on the same key columns `key`: s.k = t.k for each k, joined by `and` -#}
+{% macro _key_join_on(key, s='s', t='t') %}
+  {%- set pairs = [] -%}
+  {%- for k in key -%}{%- do pairs.append([k, k]) -%}{%- endfor -%}
+  {{ return(pdelta._join_on(pairs, s, t)) }}
+{% endmacro %}
+
 {% macro _join_cols(s_cols, t_cols) %}
   {%- for c in s_cols %}s.{{ adapter.quote(c) }}, {% endfor %}{% for c in t_cols %}t.{{ adapter.quote(c) }}{% if not loop.last %}, {% endif %}{% endfor -%}
 {% endmacro %}

@@ -117,15 +117,18 @@
     {feed_rows, images (the query), keys (those rows' keys, repeated where a key has several: for semi and
     anti joins, which need no distinct and so no shuffle), present: the SQL condition that the last row
     leaves the key present (an insert or update, not a delete), same: [s.c <=> l's image of c, per carried
-    column c], on: the key join of `s` and `l`}. -#}
+    column c], on: the key join of `s` and `l`, disagrees: the condition that the state's row `s` (null where
+    the key is absent) is not what `l` leaves: present with other carried values, absent where `l` leaves
+    it present, present where `l` deletes it or where `l` is null (no feed row: absent)}. -#}
 {% macro _last_feed_images(inp, columns=none, rows=none) %}
   {%- set columns = columns or inp['compensate'] -%}
   {%- set key, attrs = columns['key'], columns['attrs'] -%}
-  {%- set pairs, same = [], [] -%}
-  {%- for k in key -%}{%- do pairs.append([k, k]) -%}{%- endfor -%}
+  {%- set same = [] -%}
   {%- for c in attrs -%}
     {%- do same.append('s.' ~ adapter.quote(c) ~ ' <=> l.`last`.`image`.' ~ adapter.quote(c)) -%}
   {%- endfor -%}
+  {%- set present = 'l.`last`.`type` in ' ~ pdelta._types_leaving_present() -%}
+  {%- set is_present, found = 'coalesce(' ~ present ~ ', false)', 's.' ~ adapter.quote(key[0]) ~ ' is not null' -%}
   {%- set feed_rows = rows or pdelta.feed_range_sql(inp['changes'], key + attrs + ['_pdelta_type', '_pdelta_seq'],
                                                     inp.get('lo'), inp['hi'], inp.get('exclude')) -%}
   {{ return({'feed_rows': feed_rows,
@@ -133,8 +136,9 @@
                        ~ pdelta._cols(attrs) ~ ')), `_pdelta_seq`) as `last` from (' ~ feed_rows ~ ') as f group by '
                        ~ pdelta._cols(key),
              'keys': 'select ' ~ pdelta._cols(key) ~ ' from (' ~ feed_rows ~ ') as f',
-             'present': 'l.`last`.`type` in ' ~ pdelta._types_leaving_present(), 'same': same,
-             'on': pdelta._join_on(pairs, 's', 'l')}) }}
+             'present': present, 'same': same, 'on': pdelta._key_join_on(key, 's', 'l'),
+             'disagrees': 'not ((' ~ is_present ~ ' and ' ~ found ~ ([''] + same) | join(' and ') ~ ') or (not '
+                          ~ is_present ~ ' and not ' ~ found ~ '))'}) }}
 {% endmacro %}
 
 {#- the feed row types after which the key is present (the delta model's), as an SQL list: `('ins', ...)` -#}
@@ -151,10 +155,8 @@
     never shuffled. A left join of the batch's few images with the whole state plans a sort-merge join that
     shuffles every row of it (an outer join cannot broadcast the state). -#}
 {% macro _state_at_keys(state_sql, key, keys_sql) %}
-  {%- set pairs = [] -%}
-  {%- for k in key -%}{%- do pairs.append([k, k]) -%}{%- endfor -%}
   {{ return('(select /*+ BROADCAST(k) */ x.* from ' ~ state_sql ~ ' as x left semi join (' ~ keys_sql ~ ') as k on '
-            ~ pdelta._join_on(pairs, 'x', 'k') ~ ')') }}
+            ~ pdelta._key_join_on(key, 'x', 'k') ~ ')') }}
 {% endmacro %}
 
 {#- freeze_inputs' pin of a user's state (one that pdelta does not write, or not from this feed):
@@ -220,14 +222,10 @@
   {%- for alias in aliases -%}
     {%- set inp = inputs[alias] -%}
     {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
-      {%- set key = inp['compensate']['key'] -%}
       {%- set last = pdelta._last_feed_images(inp) -%}
-      {%- set found = 's.' ~ adapter.quote(key[0]) ~ ' is not null' -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (' ~ last['images']
             ~ ') as l left join ' ~ pdelta._pinned_state(inp) ~ ' as s on ' ~ last['on']
-            ~ ' where not ((' ~ last['present'] ~ ' and ' ~ found ~ ([''] + last['same']) | join(' and ')
-            ~ ') or (not '
-            ~ last['present'] ~ ' and not ' ~ found ~ '))') -%}
+            ~ ' where ' ~ last['disagrees']) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}

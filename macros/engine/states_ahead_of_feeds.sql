@@ -22,32 +22,27 @@
           and (inp['version'] | int) > (since | int) -%}
       {%- do pdelta._require_change_data_feed(inp['state'], alias) -%}
       {%- set key = inp['user_state']['key'] -%}
-      {%- set pairs, shown = [], [] -%}
-      {%- for k in key -%}
-        {%- do pairs.append([k, k]) -%}
-        {%- do shown.append(pdelta.sql_literal(k) ~ ', o.' ~ q(k)) -%}
-      {%- endfor -%}
+      {%- set shown = [] -%}
+      {%- for k in key -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', o.' ~ q(k)) -%}{%- endfor -%}
       {%- set batch_rows = pdelta.feed_range_sql(inp['changes'], key, inp.get('lo'), inp['hi']) -%}
       {%- set changed = 'select distinct ' ~ pdelta._cols(key) ~ ' from table_changes('
             ~ pdelta.sql_literal(inp['state'] | string) ~ ', ' ~ ((since | int) + 1) ~ ', '
             ~ (inp['version'] | int) ~ ')' -%}
       {#- the feed rows at or below lo of the keys the state changed: their last images -#}
       {%- set before_rows = 'select x.* from ' ~ inp['changes'] ~ ' as x left semi join (' ~ changed ~ ') as o on '
-            ~ pdelta._join_on(pairs, 'x', 'o') ~ ' where '
+            ~ pdelta._key_join_on(key, 'x', 'o') ~ ' where '
             ~ ('x.`_pdelta_seq` <= ' ~ (inp['lo'] | int) if inp.get('lo') is not none else 'false') -%}
       {%- set last = pdelta._last_feed_images(inp, inp['user_state'], before_rows) -%}
-      {%- set is_present = 'coalesce(' ~ last['present'] ~ ', false)' -%}
       {%- set part -%}
         select {{ pdelta.sql_literal(alias) }} as a, count(*) as n,
                min(to_json(named_struct({{ shown | join(', ') }}))) as ex
         from (select c.* from ({{ changed }}) as c
               left anti join (select distinct {{ pdelta._cols(key) }} from ({{ batch_rows }}) as b) as x
-              on {{ pdelta._join_on(pairs, 'c', 'x') }}) as o
+              on {{ pdelta._key_join_on(key, 'c', 'x') }}) as o
         left join {{ pdelta._state_at_keys(pdelta._pinned_state(inp), key, changed) }} as s
-          on {{ pdelta._join_on(pairs, 's', 'o') }}
-        left join ({{ last['images'] }}) as l on {{ pdelta._join_on(pairs, 'l', 'o') }}
-        where not (({{ is_present }} and s.{{ q(key[0]) }} is not null{{ ([''] + last['same']) | join(' and ') }})
-                   or (not {{ is_present }} and s.{{ q(key[0]) }} is null))
+          on {{ pdelta._key_join_on(key, 's', 'o') }}
+        left join ({{ last['images'] }}) as l on {{ pdelta._key_join_on(key, 'l', 'o') }}
+        where {{ last['disagrees'] }}
       {%- endset -%}
       {%- do parts.append(part) -%}
     {%- endif -%}
