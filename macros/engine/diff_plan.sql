@@ -109,7 +109,6 @@
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states', ['v__affected'], new_rows)) -%}
 
-  {%- set on_key = [] -%}{%- for k in view['key'] -%}{%- do on_key.append('v.' ~ q(k) ~ ' = a.' ~ q(k)) -%}{%- endfor -%}
   {%- set held = [] -%}
   {%- set compared = [] -%}
   {%- for c in view['key'] + attrs_out -%}
@@ -123,7 +122,7 @@
   {%- endfor -%}
   {%- set old_rows -%}
     select /*+ BROADCAST(a) */ {{ held | join(', ') }}
-    from {{ target }} as v left semi join v__affected as a on {{ on_key | join(' and ') }}
+    from {{ target }} as v left semi join v__affected as a on {{ pdelta._key_join_on(view['key'], 'v', 'a') }}
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them', ['v__affected'], old_rows)) -%}
   {%- do plan.append(pdelta.plan_term('v__changes', 'diff: new rows against old rows, as complete changes (ins, upd, del)',

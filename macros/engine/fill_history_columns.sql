@@ -6,15 +6,13 @@
     One MERGE matched by key, idempotent. Returns the name of the statement it ran. -#}
 {% macro fill_history_columns(history, target, key, names) %}
   {%- set q = adapter.quote -%}
-  {%- set on = [] -%}
-  {%- for k in key -%}{%- do on.append('h.' ~ q(k) ~ ' = v.' ~ q(k)) -%}{%- endfor -%}
   {%- set sets = [] -%}
   {%- for name in names -%}{%- do sets.append('h.' ~ q(name) ~ ' = v.' ~ q(name)) -%}{%- endfor -%}
   {%- call statement('fill_history_columns') -%}
     merge into {{ history }} as h
     using (select {% for c in key + names %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
            from {{ target }}) as v
-    on {{ on | join(' and ') }} and h.`_pdelta_is_current`
+    on {{ pdelta._key_join_on(key, 'h', 'v') }} and h.`_pdelta_is_current`
     when matched then update set {{ sets | join(', ') }}
   {%- endcall -%}
   {{ return('fill_history_columns') }}

@@ -212,20 +212,19 @@
     other carried values, absent where the feed says present, present where it says deleted). An
     input whose state agrees on every such key reads the pinned version alone (its `compensate`
     dropped): compensation costs a read of the state per statement that reads it, this check one.
-    (An inner join with the batch's keys broadcast, which reads the feed rows twice, cost as much at
-    1M rows, 0.1 %, with six more Spark jobs. The state read at the feed's keys, _state_at_keys, ran its
-    jobs in 0.9 s instead of 1.5 s, no shuffle of the state, but Delta plans each scan of a query with a
-    Spark job of its own, ~0.2 s whatever the table's size, and its three more scans took 0.65 s more:
-    3.6 s either way, with 7 more jobs.) Returns the lagging aliases. -#}
+    Each state is read only at the batch's keys (_state_at_keys: the keys broadcast, the state never
+    shuffled): a left join of the images with the whole state shuffles every row of it, 8.0–8.6 s of a
+    24–27 s refresh at 10M rows, 0.1 % (about even at 1M, where Delta's job per extra scan, ~0.2 s,
+    weighs as much as the shuffle). Returns the lagging aliases. -#}
 {% macro keep_compensation_where_lagging(inputs, aliases) %}
   {%- set parts = [] -%}
   {%- for alias in aliases -%}
     {%- set inp = inputs[alias] -%}
     {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
       {%- set last = pdelta._last_feed_images(inp) -%}
+      {%- set state_at_keys = pdelta._state_at_keys(pdelta._pinned_state(inp), inp['compensate']['key'], last['keys']) -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (' ~ last['images']
-            ~ ') as l left join ' ~ pdelta._pinned_state(inp) ~ ' as s on ' ~ last['on']
-            ~ ' where ' ~ last['disagrees']) -%}
+            ~ ') as l left join ' ~ state_at_keys ~ ' as s on ' ~ last['on'] ~ ' where ' ~ last['disagrees']) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}
