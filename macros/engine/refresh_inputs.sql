@@ -159,6 +159,14 @@
             ~ pdelta._key_join_on(key, 'x', 'k') ~ ')') }}
 {% endmacro %}
 
+{#- The batch's last feed images (`l`, `last`: _last_feed_images') each beside the state's row of
+    its key (`s`, null where the state lacks the key), as a FROM clause: the state read at the
+    images' keys only (_state_at_keys), never shuffled. `state_sql`: the state, e.g. _pinned_state's -#}
+{% macro _images_beside_state(last, state_sql, key) %}
+  {{ return('(' ~ last['images'] ~ ') as l left join ' ~ pdelta._state_at_keys(state_sql, key, last['keys'])
+            ~ ' as s on ' ~ last['on']) }}
+{% endmacro %}
+
 {#- freeze_inputs' pin of a user's state (one that pdelta does not write, or not from this feed):
     a Delta table is read at the version it is at now, taken before its feed's bound (`version`),
     and its batch's keys are compensated (`compensate`: key and carried columns, compensated_state_sql;
@@ -201,8 +209,7 @@
   left anti join ({{ last['keys'] }}) as l on {{ last['on'] }}
   union all
   select {{ columns | join(', ') }}
-  from ({{ last['images'] }}) as l
-  left join {{ pdelta._state_at_keys(pinned, key, last['keys']) }} as s on {{ last['on'] }}
+  from {{ pdelta._images_beside_state(last, pinned, key) }}
   where {{ last['present'] }}
 {%- endmacro %}
 
@@ -222,9 +229,9 @@
     {%- set inp = inputs[alias] -%}
     {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
       {%- set last = pdelta._last_feed_images(inp) -%}
-      {%- set state_at_keys = pdelta._state_at_keys(pdelta._pinned_state(inp), inp['compensate']['key'], last['keys']) -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from (' ~ last['images']
-            ~ ') as l left join ' ~ state_at_keys ~ ' as s on ' ~ last['on'] ~ ' where ' ~ last['disagrees']) -%}
+      {%- set beside = pdelta._images_beside_state(last, pdelta._pinned_state(inp), inp['compensate']['key']) -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from ' ~ beside
+            ~ ' where ' ~ last['disagrees']) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}
