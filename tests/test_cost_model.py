@@ -100,8 +100,11 @@ def paper(tmp_path_factory):
             set_costs(view, timings)
         out["explained"] = {v: explain(v) for v in VIEWS}
         sent.clear()
-        dbt("run", "--select", *VIEWS, stage="new")
-        out["refresh_statements"] = {v: [sql for model, sql in sent if model == v] for v in VIEWS}
+        reader_setting = "spark.databricks.delta.v2.enableMode"
+        out["reader_before"] = spark.conf.get(reader_setting, None)
+        dbt("run", "--select", *VIEWS, READER, stage="new")
+        out["reader_after"] = spark.conf.get(reader_setting, None)
+        out["refresh_statements"] = {v: [sql for model, sql in sent if model == v] for v in (*VIEWS, READER)}
         out["after_refresh"] = {v: costs(v) for v in VIEWS}
         out["mode"] = {v: last_mode(v) for v in VIEWS}
         props = {r[0]: r[1] for r in spark.sql(f"show tblproperties {SCHEMA}.paper_d_diff__pdelta_batches").collect()}
@@ -234,6 +237,27 @@ def test_a_refresh_with_unchanged_docs_sends_no_statement_for_them(paper):
     # its own log's, and the log of the view reading its feed (its timings: the cost model's choice)
     assert reads == [f"{SCHEMA}.paper_d_diff__pdelta_batches", f"{SCHEMA}.{READER}__pdelta_batches"], reads
     assert not [sql for sql in sent if sql.startswith("comment on") or " alter column " in sql], sent
+
+
+@pytest.mark.spark
+def test_reading_statements_go_through_the_kernel_reader_and_back(paper):
+    """pdelta_delta_reader (macros/engine/delta_reader.sql): paper_d_diff's statements that read Delta
+    tables and write none (the feed scan, the stage) each run with the session switched to Delta's
+    Kernel reader, switched back right after them; no statement that writes a Delta table or reads
+    its history runs switched; the session's setting is what it was after the run. The view reading
+    its feed (pdelta_delta_reader: classic) refreshes with no switch at all."""
+    on, off = "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"
+    sent = paper["refresh_statements"]["paper_d_diff"]
+    switched = [i for i, sql in enumerate(sent) if sql == on]
+    assert [sent[i + 2] for i in switched] == [off] * len(switched), sent
+    read = [sent[i + 1] for i in switched]
+    assert any("max(seq_max)" in sql for sql in read), sent  # the feed scan
+    assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in read), sent  # the stage
+    assert all(sql.startswith(("select", "create table")) for sql in read), read
+    assert paper["reader_after"] == paper["reader_before"], (paper["reader_before"], paper["reader_after"])
+    classic = paper["refresh_statements"][READER]
+    assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in classic), classic  # it refreshed
+    assert not [sql for sql in classic if "enableMode" in sql], classic
 
 
 @pytest.mark.spark

@@ -61,6 +61,8 @@ CASES = {
     "pin_states_unknown": ({"pdelta_pin_states": "sometimes"}, "pdelta_pin_states: expected true (a state pdelta"),
     "valid_state_ahead": ({"pdelta_state_ahead": "wait"}, None),
     "state_ahead_unknown": ({"pdelta_state_ahead": "retry"}, "pdelta_state_ahead: expected 'ignore' (a user's state"),
+    "valid_delta_reader": ({"pdelta_delta_reader": "classic"}, None),
+    "delta_reader_unknown": ({"pdelta_delta_reader": "v2"}, "pdelta_delta_reader: expected 'kernel' (a refresh's"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
 }
 

@@ -264,7 +264,7 @@
     {%- endif %}
   {%- endset -%}
   {%- set found = {} -%}
-  {%- for row in run_query(scan).rows -%}{%- do found.update({row[0]: row}) -%}{%- endfor -%}
+  {%- for row in pdelta.read_query(scan, pdelta._scanned_relations(scans)).rows -%}{%- do found.update({row[0]: row}) -%}{%- endfor -%}
   {%- for sc in scans -%}
     {%- set alias = sc['alias'] -%}
     {#- a feed without rows has no group: it reads as the aggregates of nothing -#}
@@ -333,10 +333,17 @@
     {%- endfor -%}
   {%- endfor -%}
   {%- if parts -%}
-    {%- for row in run_query(parts | join('\nunion all\n')).rows -%}
+    {%- for row in pdelta.read_query(parts | join('\nunion all\n'), pdelta._scanned_relations(scans)).rows -%}
       {%- do found[row[0]]['checks'][row[1]].update({'ex': row[2]}) -%}
     {%- endfor -%}
   {%- endif -%}
+{% endmacro %}
+
+{#- the relations a feed scan reads: each feed, and its state (for its column types) -#}
+{% macro _scanned_relations(scans) %}
+  {%- set out = [] -%}
+  {%- for sc in scans -%}{%- do out.extend([sc['changes']] + ([sc['state']] if sc['state'] is not none else [])) -%}{%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- the position feed_scans records: {rows, sum} at or below the bound, and the Delta commit it

@@ -22,8 +22,11 @@
                             explain it: macros/engine/states_ahead_of_feeds.sql): ignore (default: not
                             checked, no statement), stop (the run fails, nothing written) or wait (the
                             run writes nothing and succeeds; the next run tries again)
+      pdelta_delta_reader   kernel (default): the statements of a refresh that only read read Delta
+                            tables through Delta's Kernel reader (macros/engine/delta_reader.sql);
+                            classic: every statement through Delta's classic reader
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
-    history_rows: int, pin_states: bool, state_ahead} and refuses a bad value with the
+    history_rows: int, pin_states: bool, state_ahead, delta_reader} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -34,7 +37,8 @@
                  'pdelta_feed_history_rows': cfg.get('pdelta_feed_history_rows',
                                                      var('pdelta_feed_history_rows', 100000)),
                  'pdelta_pin_states': cfg.get('pdelta_pin_states', var('pdelta_pin_states', true)),
-                 'pdelta_state_ahead': cfg.get('pdelta_state_ahead', var('pdelta_state_ahead', 'ignore'))} -%}
+                 'pdelta_state_ahead': cfg.get('pdelta_state_ahead', var('pdelta_state_ahead', 'ignore')),
+                 'pdelta_delta_reader': cfg.get('pdelta_delta_reader', var('pdelta_delta_reader', 'kernel'))} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
@@ -42,7 +46,8 @@
   {{ return({'ratio': none if r is none or r is false or r == 'false' or learned else r | float, 'learned': learned,
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
              'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int,
-             'pin_states': eff['pdelta_pin_states'] in [true, 'true'], 'state_ahead': eff['pdelta_state_ahead']}) }}
+             'pin_states': eff['pdelta_pin_states'] in [true, 'true'], 'state_ahead': eff['pdelta_state_ahead'],
+             'delta_reader': eff['pdelta_delta_reader']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -83,6 +88,12 @@
     {%- do out.append("pdelta_state_ahead: expected 'ignore' (a user's state ahead of its feed is not checked), 'stop'"
                       ~ " (the run fails, writing nothing) or 'wait' (the run writes nothing; the next one tries"
                       ~ " again), got " ~ ahead) -%}
+  {%- endif -%}
+  {%- set reader = cfg.get('pdelta_delta_reader', 'kernel') -%}
+  {%- if reader not in ['kernel', 'classic'] -%}
+    {%- do out.append("pdelta_delta_reader: expected 'kernel' (a refresh's reading statements read Delta tables"
+                      ~ " through Delta's Kernel reader) or 'classic' (through Delta's classic reader), got "
+                      ~ reader) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

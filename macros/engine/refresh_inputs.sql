@@ -236,7 +236,7 @@
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}
   {%- set lagging = [] -%}
-  {%- for row in run_query(parts | join(' union all ')).rows -%}
+  {%- for row in pdelta.read_query(parts | join(' union all '), pdelta.input_relations(inputs, aliases)).rows -%}
     {%- if row[1] | int > 0 -%}{%- do lagging.append(row[0]) -%}
     {%- else -%}{%- do inputs[row[0]].update({'compensate': none}) -%}
     {%- endif -%}

@@ -187,13 +187,17 @@
     carry the model's prefix so they cannot clash) by one statement, with the inline terms it
     reads as CTEs; returns the statement that reads `final`. Neither one WITH statement nor
     cached temp views suit the rules plan on Spark: both make it re-analyze and re-optimize
-    every shared term inside each reader; a scratch table is a plain scan. -#}
-{% macro run_plan(plan, final) %}
-  {%- for term in plan if term['kept'] == 'table' -%}
+    every shared term inside each reader; a scratch table is a plain scan. `reads`: the relations the
+    plan reads, when its scratch tables may be written through Delta's Kernel reader (kernel_reads_on). -#}
+{% macro run_plan(plan, final, reads=none) %}
+  {%- set kept = plan | selectattr('kept', 'eq', 'table') | list -%}
+  {%- set switched = pdelta.kernel_reads_on(reads) if kept and reads else false -%}
+  {%- for term in kept -%}
     {%- call statement('pdelta_scratch') -%}
       create table {{ term['table'] }} using parquet as {{ pdelta.plan_statement(plan, term['name']) }}
     {%- endcall -%}
   {%- endfor -%}
+  {%- do pdelta.kernel_reads_off(switched) -%}
   {{ return(pdelta.plan_statement(plan, final)) }}
 {% endmacro %}
 

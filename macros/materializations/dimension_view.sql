@@ -265,10 +265,11 @@
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
             {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
             {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
-            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective') -%}
+            {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', pdelta.input_relations(inputs)) -%}
           {%- endif -%}
           {%- set stage_declaration = declared if adapt or columns else none -%}
-          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, stage_declaration), changes_sql) -%}
+          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, stage_declaration), changes_sql,
+                                     pdelta.input_relations(inputs) + [target]) -%}
           {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}

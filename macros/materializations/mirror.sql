@@ -109,7 +109,7 @@
           select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
           from net where `_pdelta_type` is not null
         {%- endset -%}
-        {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), net_sql) -%}
+        {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), net_sql, [changes]) -%}
       {%- endif -%}
       {#- into the key-range variable only when the apply prunes by it (else one plain query) -#}
       {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name,

@@ -67,6 +67,7 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
 
 
 STATE_AHEAD = ("ignore", "stop", "wait")
+DELTA_READERS = ("kernel", "classic")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
@@ -108,4 +109,8 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
         out.append("pdelta_state_ahead: expected 'ignore' (a user's state ahead of its feed is not checked), 'stop' "
                    "(the run fails, writing nothing) or 'wait' (the run writes nothing; the next one tries again), "
                    f"got {_s(ahead)}")
+    reader = cfg.get("pdelta_delta_reader", "kernel")
+    if reader not in DELTA_READERS:
+        out.append("pdelta_delta_reader: expected 'kernel' (a refresh's reading statements read Delta tables through "
+                   f"Delta's Kernel reader) or 'classic' (through Delta's classic reader), got {_s(reader)}")
     return out

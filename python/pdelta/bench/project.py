@@ -18,6 +18,9 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
                   set past any feed), as pdelta did before it read long feeds through their Delta
                   history; not in the default contenders: `--contenders a,c_partial,c_whole` with a
                   matrix whose first batches age the feeds
+  <w>_c_classic   (c) c_partial with every statement through Delta's classic reader
+                  (pdelta_delta_reader: classic): what the Kernel reader of its reading statements
+                  saves; not in the default contenders: `--contenders a,c_partial,c_classic`
   <w>_<rel>_mirror, <w>_<rel>_cdf, <w>_d
                   (d) mirrors of the partial feeds on Delta with the change data feed on, the
                   feed converted to ins/upd/del (pdelta.cdf_feed), and a dimension_view over
@@ -33,7 +36,7 @@ from .workloads import Workload, declaration
 SCHEMA = "pdelta_bench"
 CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "c_unpinned", "d"]
 # contenders written into the project but left out of the default run
-EXTRA_CONTENDERS = ["c_whole"]
+EXTRA_CONTENDERS = ["c_whole", "c_classic"]
 # pdelta_feed_history_rows no feed reaches: every refresh reads and hashes each feed's every row
 WHOLE_FEED_ROWS = 10**18
 
@@ -148,6 +151,9 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         (models / f"{w.name}_c_whole.sql").write_text(
             view_model(declaration(w, "__partial"),
                        f"materialized='dimension_view', {tag}, {off}, pdelta_feed_history_rows={WHOLE_FEED_ROWS}"))
+        (models / f"{w.name}_c_classic.sql").write_text(
+            view_model(declaration(w, "__partial"),
+                       f"materialized='dimension_view', {tag}, {off}, pdelta_delta_reader='classic'"))
         (models / f"{w.name}_c_unpinned.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_pin_states=false"))
         (models / f"{w.name}_c_complete.sql").write_text(

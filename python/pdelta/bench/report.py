@@ -14,6 +14,7 @@ NAMES = {
     "c_auto": "(c) pdelta, partial, cost-based",
     "c_whole": "(c) pdelta, partial, whole-feed scan",
     "c_unpinned": "(c) pdelta, partial, states read as they are",
+    "c_classic": "(c) pdelta, partial, Delta's classic reader",
     "d": "(d) pdelta over CDF mirrors",
 }
 FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs", "mode",
@@ -70,6 +71,9 @@ def ratios(results: list[dict]) -> list[dict]:
         if "c_whole" in cs and "c_partial" in cs:
             # the same refresh reading every feed row against reading long feeds through their history
             row["c_whole/c_partial"] = round(cs["c_whole"]["seconds"] / cs["c_partial"]["seconds"], 2)
+        if "c_classic" in cs and "c_partial" in cs:
+            # the same refresh with every statement through Delta's classic reader against the Kernel reader
+            row["c_classic/c_partial"] = round(cs["c_classic"]["seconds"] / cs["c_partial"]["seconds"], 2)
         if "c_unpinned" in cs and "c_partial" in cs:
             # what reading the states as of the bound (pinned, compensated) costs against reading them as they are
             row["c_partial/c_unpinned"] = round(cs["c_partial"]["seconds"] / cs["c_unpinned"]["seconds"], 2)
@@ -88,6 +92,7 @@ def markdown(results: list[dict]) -> str:
     order = [c for c in NAMES if any(c in r for r in rows)]
     whole = any("c_whole/c_partial" in r for r in rows)
     unpinned = any("c_partial/c_unpinned" in r for r in rows)
+    classic = any("c_classic/c_partial" in r for r in rows)
     lines = [f"Measured {results[0].get('date')} on {m.get('cores')} cores, {m.get('memory_gib')} GiB "
              f"(Spark local, driver memory {m.get('driver_memory')}, {m.get('shuffle_partitions')} shuffle partitions); "
              "seconds per refresh (one dbt invocation each, parse excluded), in brackets the statements sent to Spark "
@@ -95,9 +100,10 @@ def markdown(results: list[dict]) -> str:
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
              + " | (c) partial ÷ (a) | (b) ÷ (c) partial | " + ("whole-feed scan ÷ (c) partial | " if whole else "")
              + ("(c) partial ÷ states as they are | " if unpinned else "")
+             + ("classic reader ÷ (c) partial | " if classic else "")
              + "cost-based choice | rows written (a / b / c partial) | deletion vectors |",
              "|---|---:|---:|---:|" + "---:|" * len(order) + "---:|---:|" + ("---:|" if whole else "")
-             + ("---:|" if unpinned else "")
+             + ("---:|" if unpinned else "") + ("---:|" if classic else "")
              + "---|---:|---|"]
     cells_by = _cells(results)
     for r in rows:
@@ -108,7 +114,8 @@ def markdown(results: list[dict]) -> str:
         lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | " + " | ".join(cells)
                      + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | "
                      + (f"{r.get('c_whole/c_partial', '')} | " if whole else "")
-                     + (f"{r.get('c_partial/c_unpinned', '')} | " if unpinned else "") + f"{_choice(r)} | {written} | "
+                     + (f"{r.get('c_partial/c_unpinned', '')} | " if unpinned else "")
+                     + (f"{r.get('c_classic/c_partial', '')} | " if classic else "") + f"{_choice(r)} | {written} | "
                      + ("on" if next(iter(cs.values())).get("deletion_vectors") else "off") + " |")
     growth = fixed_delta(results)
     if growth:
