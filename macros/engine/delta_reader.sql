@@ -43,10 +43,10 @@
   {{ return(false) }}
 {% endmacro %}
 
-{#- the model's `pdelta_delta_reader`, else the project var's: kernel (default) or classic -#}
+{#- the model's `pdelta_delta_reader`, else the project var's: kernel (default) or classic, as rebuild_options
+    reads it (outside a model, as in `pdelta explain`'s operation: the var's) -#}
 {% macro delta_reader() %}
-  {%- set configured = config.get('pdelta_delta_reader') if model is defined and model is mapping else none -%}
-  {{ return(configured if configured is not none else var('pdelta_delta_reader', 'kernel')) }}
+  {{ return(pdelta.rebuild_options(config if model is defined and model is mapping else {})['delta_reader']) }}
 {% endmacro %}
 
 {#- whether every relation of `reads` is a table (no view, no SQL text), from dbt's relation cache -#}

@@ -264,7 +264,9 @@
     {%- endif %}
   {%- endset -%}
   {%- set found = {} -%}
-  {%- for row in pdelta.read_query(scan, pdelta._scanned_relations(scans)).rows -%}{%- do found.update({row[0]: row}) -%}{%- endfor -%}
+  {%- for row in pdelta.read_query(scan, pdelta._scanned_relations(scans)).rows -%}
+    {%- do found.update({row[0]: row}) -%}
+  {%- endfor -%}
   {%- for sc in scans -%}
     {%- set alias = sc['alias'] -%}
     {#- a feed without rows has no group: it reads as the aggregates of nothing -#}
@@ -342,7 +344,9 @@
 {#- the relations a feed scan reads: each feed, and its state (for its column types) -#}
 {% macro _scanned_relations(scans) %}
   {%- set out = [] -%}
-  {%- for sc in scans -%}{%- do out.extend([sc['changes']] + ([sc['state']] if sc['state'] is not none else [])) -%}{%- endfor -%}
+  {%- for sc in scans -%}
+    {%- do out.extend([sc['changes']] + ([sc['state']] if sc['state'] is not none else [])) -%}
+  {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
 
