@@ -8,6 +8,7 @@ figure and their recomputation (the project's data tests)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -253,11 +254,45 @@ def test_reading_statements_go_through_the_kernel_reader_and_back(paper):
     read = [sent[i + 1] for i in switched]
     assert any("max(seq_max)" in sql for sql in read), sent  # the feed scan
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in read), sent  # the stage
-    assert all(sql.startswith(("select", "create table")) for sql in read), read
+    assert all(sql.startswith(("select", "with", "create table")) for sql in read), read  # queries, a CTAS
     assert paper["reader_after"] == paper["reader_before"], (paper["reader_before"], paper["reader_after"])
     classic = paper["refresh_statements"][READER]
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in classic), classic  # it refreshed
     assert not [sql for sql in classic if "enableMode" in sql], classic
+
+
+@pytest.mark.spark
+def test_the_diff_plans_affected_keys_are_computed_once_per_stage(paper):
+    """shared_cte (macros/engine/shared_cte.sql): paper_d_diff's stage keeps v__affected, which its
+    recomputed rows and the view's old rows both read, behind shared_cte's guard (and no other CTE:
+    a large one would go through a shuffle). Spark then computes such a CTE once: a query reading
+    one through two different operators (a semi-join and a sum) scans its table once in its final
+    plan, the second reader taking the first one's exchange, where the same query with the CTE
+    inlined (the guard taken out) scans it twice; the results agree. Fails if Spark inlines the
+    guarded CTE."""
+    from pdelta.spark import session_from_profile
+
+    guard = " as shared where rand() >= 0"
+    stage = [sql for sql in paper["refresh_statements"]["paper_d_diff"]
+             if sql.startswith("create table") and "__pdelta_stage" in sql]
+    assert len(stage) == 1, paper["refresh_statements"]["paper_d_diff"]
+    assert stage[0].count(guard) == 1 and re.search(r"v__affected as \( select \* from \(select [^()]*\)"
+                                                    + re.escape(guard), stage[0]), stage[0]
+    changes = f"{SCHEMA}.paper_cust_changes"
+    shared = (f"with k as (select * from (select `cid` from {changes} where `_pdelta_seq` > 0){guard}) "
+              f"select count(*) from {SCHEMA}.paper_cust as c left semi join k on c.`cid` = k.`cid` "
+              "union all select sum(`cid`) from k")
+    spark = session_from_profile(ROOT)
+    runs = {}
+    for name, query in (("shared", shared), ("inlined", shared.replace(guard, " as shared"))):
+        frame = spark.sql(query)
+        rows = sorted(r[0] for r in frame.collect())
+        final = frame._jdf.queryExecution().executedPlan().toString().split("== Initial Plan ==")[0]
+        scans = [line for line in final.splitlines() if "Scan" in line and "paper_cust_changes" in line]
+        runs[name] = (rows, len(scans), final.count("ReusedExchange"))
+    assert runs["shared"][0] == runs["inlined"][0] and runs["shared"][0][0] > 0, runs
+    assert runs["shared"][1] == 1 and runs["inlined"][1] == 2, runs
+    assert runs["shared"][2] > runs["inlined"][2], runs
 
 
 @pytest.mark.spark

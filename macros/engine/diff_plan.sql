@@ -24,8 +24,8 @@
 
     Only the keys of the feed rows are read, so the plan is exact for any of the six sets
     (partial images included); it relies, like the rules, on each state being the relation
-    after the consumed feed rows. Returns a list of plan_term records; all are inline, so the
-    plan runs as one statement.
+    after the consumed feed rows. Returns a list of plan_term records, all in one statement:
+    inline, but v__affected shared (read twice, computed once: shared_cte).
 
     adapt: the relations whose predicate changed, or that lost or gained a leaf relation, since the
     view was built (declaration_adaptation's `adapt`). A relation's rows where the old and new
@@ -94,7 +94,9 @@
   {%- set renamed = [] -%}
   {%- for k in root_key -%}{%- do renamed.append(q(k) ~ ' as ' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
   {%- set affected = 'select ' ~ renamed | join(', ') ~ ' from ' ~ root ~ '__keys' -%}
-  {%- do plan.append(pdelta.plan_term('v__affected', 'diff: the root keys whose view rows may change', [root ~ '__keys'], affected)) -%}
+  {#- read by v__new_rows and v__old_rows: shared, so the key walk runs once (shared_cte) -#}
+  {%- do plan.append(pdelta.plan_term('v__affected', 'diff: the root keys whose view rows may change',
+                                      [root ~ '__keys'], affected, 'shared')) -%}
 
   {#- the view's SELECT from the affected root rows out: each step's small side broadcast -#}
   {%- set on_root = [] -%}

@@ -160,7 +160,8 @@
   {%- set terms = [] -%}
   {%- for term in plan -%}
     {%- do terms.append({'name': term['name'], 'rule': term['rule'], 'reads': term['reads'], 'sql': term['sql'],
-                         'kept_as': 'inline CTE' if term['kept'] == 'inline' else 'scratch table'}) -%}
+                         'kept_as': {'inline': 'inline CTE', 'shared': 'shared CTE'}.get(term['kept'],
+                                                                                  'scratch table')}) -%}
   {%- endfor -%}
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,

@@ -3,7 +3,8 @@
       rule   what it computes, with the paper section or the plan it belongs to
       reads  the names of the terms it reads (states, feeds and the view are not terms)
       sql    its SELECT
-      kept   'inline' (a CTE of each statement that reads it) or 'table' (a scratch table
+      kept   'inline' (a CTE of each statement that reads it), 'shared' (the same, computed once per
+             statement however many terms read it: shared_cte) or 'table' (a scratch table
              written by its own statement)
       stored none, or where an inline term's rows are kept: {term: the 'table' term that holds
              them, table: its qualified name, part: the value of `_pdelta_part` that marks them,
@@ -62,8 +63,8 @@
   {{ return(term) }}
 {% endmacro %}
 
-{#- One statement: `select <select> from <final>` with `final` and every inline term it
-    reads, directly or through other inline terms, as a CTE (in plan order). A term stored in
+{#- One statement: `select <select> from <final>` with `final` and every inline or shared term it
+    reads, directly or through other such terms, as a CTE (in plan order). A term stored in
     a scratch table is a CTE reading its rows from that table, not followed further, except in
     the statement that fills that table; `final` is computed here even when it is kept as a
     table (the statement that fills that table). -#}
@@ -75,7 +76,8 @@
   {%- set todo = [final] -%}
   {%- for _ in range(plan | length + 1) -%}
     {%- set next = [] -%}
-    {%- for name in todo if name in by_name and name not in needed and (by_name[name]['kept'] == 'inline' or name == final) -%}
+    {%- for name in todo if name in by_name and name not in needed
+          and (by_name[name]['kept'] in ('inline', 'shared') or name == final) -%}
       {%- set stored = by_name[name]['stored'] -%}
       {%- do needed.append(name) -%}
       {%- if stored is not none and stored['term'] != final and name != final -%}
@@ -92,6 +94,8 @@
       {%- set stored = term['stored'] -%}
       {%- set term_sql = 'select ' ~ pdelta._cols(stored['columns']) ~ ' from ' ~ stored['table']
                          ~ " where `_pdelta_part` = '" ~ stored['part'] ~ "'" -%}
+    {%- elif term['kept'] == 'shared' and term['name'] != final -%}
+      {%- set term_sql = pdelta.shared_cte(term['sql']) -%}
     {%- else -%}
       {%- set term_sql = term['sql'] -%}
     {%- endif -%}
