@@ -2,7 +2,10 @@
 statement boundary — just before the N-th SQL statement that dbt sends after pdelta's first
 statement of the run (the first one naming a `__pdelta_` table). Every statement before it has
 completed on the server; none after it is sent. With kill_at 0 nothing is killed and the
-statements are only counted. With `pause` (a regular expression and a folder), the run stops before
+statements are only counted. A session setting (`set key = value`, `reset key`: the Kernel reader's
+switch around a reading statement) is sent but not counted: it dies with the killed session, so a
+kill before it leaves what a kill before the next counted statement leaves; and a concurrent
+model's switch would shift the count. With `pause` (a regular expression and a folder), the run stops before
 the first statement that matches, writes `paused` into the folder and waits until `resume` is there:
 the caller runs other work at that point of the refresh (another model committing, say).
 
@@ -32,6 +35,13 @@ PRELOAD = ["dbt.cli.main", "dbt.adapters.sql.connections", "dbt.adapters.spark.i
            "dbt.parser.manifest", "dbt.task.run", "pyhive.hive"]
 
 
+# a Spark session setting, not a SQL variable (`set var`, which runs a query, is counted)
+SESSION_SETTING = re.compile(r"^\s*(reset\s|set\s+(?!var\s|variable\s))", re.IGNORECASE)
+# a run that has not ended by then is stopped and reported with its output (a hang, not a slow run:
+# the longest run here takes a few minutes, a paused one waits at most 900 s for `resume`)
+RUN_TIMEOUT_S = 1500
+
+
 def _wait_at(pause: tuple[str, str]) -> None:
     """tells the caller this run is paused (file `paused`), then waits for its `resume` file"""
     folder = Path(pause[1])
@@ -56,7 +66,7 @@ def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, st
     def add_query(self, sql, *args, **kwargs):
         if not state["counting"] and "__pdelta_" in sql:
             state["counting"] = True
-        if state["counting"]:
+        if state["counting"] and not SESSION_SETTING.match(statement_text(sql)):
             state["n"] += 1
             if log_file:
                 log_file.write(f"{state['n']}\t{statement_text(sql)[:160]}\n")
@@ -105,8 +115,13 @@ class DbtRunner:
                                                              str(log) if log else None, out_path,
                                                              (pause[0], str(pause[1])) if pause else None))
             proc.start()
-            proc.join()
+            proc.join(RUN_TIMEOUT_S)
             output = Path(out_path).read_text(errors="replace")
+            if proc.exitcode is None:
+                proc.kill()
+                proc.join()
+                raise TimeoutError(f"dbt {' '.join(args)} did not end in {RUN_TIMEOUT_S} s; its output ends:\n"
+                                   + output[-4000:])
         finally:
             os.unlink(out_path)
         return subprocess.CompletedProcess(args, proc.exitcode, output, "")
