@@ -62,7 +62,20 @@ thrift_pid=
 random_pid=
 capture_pid=
 cluster_pid=
+# the end of a background stream's log when it is still running at exit: make test stopped from
+# outside (CI's time limit, say) or by a failure says where each unfinished stream was
+unfinished() {
+  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+    echo "== [test] $2 had not ended; the last lines of .pdelta/tests/$3:"
+    grep -v '^\S*[0-9:]\{8\}  ' ".pdelta/tests/$3" 2>/dev/null | grep -v '^\s*$' | tail -n 30
+  fi
+  return 0
+}
 cleanup() {
+  unfinished "$thrift_pid" "the Thrift stream" thrift.log || true
+  unfinished "$random_pid" "the randomized stream" randomized.log || true
+  unfinished "$capture_pid" "the capture stream" capture.log || true
+  unfinished "$cluster_pid" "the cluster and bench smoke stream" cluster.log || true
   [ -n "$meter_pid" ] && kill "$meter_pid" 2>/dev/null
   [ -n "$thrift_pid" ] && kill "$thrift_pid" 2>/dev/null
   [ -n "$random_pid" ] && kill "$random_pid" 2>/dev/null
