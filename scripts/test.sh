@@ -62,12 +62,16 @@ thrift_pid=
 random_pid=
 capture_pid=
 cluster_pid=
+# a background stream's log (.pdelta/tests/$1) without Spark's timestamped log lines and blank lines
+log_text() {
+  grep -v '^\S*[0-9:]\{8\}  ' ".pdelta/tests/$1" | grep -v '^\s*$' || true
+}
 # the end of a background stream's log when it is still running at exit: make test stopped from
 # outside (CI's time limit, say) or by a failure says where each unfinished stream was
 unfinished() {
   if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
     echo "== [test] $2 had not ended; the last lines of .pdelta/tests/$3:"
-    grep -v '^\S*[0-9:]\{8\}  ' ".pdelta/tests/$3" 2>/dev/null | grep -v '^\s*$' | tail -n 30
+    log_text "$3" | tail -n 30
   fi
   return 0
 }
@@ -145,22 +149,22 @@ echo "== pytest: capture of every raw format, the feed contract (output of the b
 wait "$capture_pid"
 capture_rc=$?
 capture_pid=
-grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/capture.log | grep -v '^\s*$' || true
+log_text capture.log
 echo "== pytest: randomized equivalence (output of the background run)"
 wait "$random_pid"
 random_rc=$?
 random_pid=
-grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/randomized.log | grep -v '^\s*$' || true
+log_text randomized.log
 echo "== the cluster lane and the bench smoke runs (output of the background run)"
 wait "$cluster_pid"
 cluster_rc=$?
 cluster_pid=
-grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/cluster.log | grep -v '^\s*$' || true
+log_text cluster.log
 echo "== pytest over the Thrift Server (output of the background run)"
 wait "$thrift_pid"
 thrift_rc=$?
 thrift_pid=
-grep -v '^\S*[0-9:]\{8\}  ' .pdelta/tests/thrift.log | grep -v '^\s*$' || true
+log_text thrift.log
 kill -TERM "$meter_pid" 2>/dev/null && wait "$meter_pid"
 meter_pid=
 cat .pdelta/tests/cpu.txt 2>/dev/null || echo "[cpu] the CPU meter wrote nothing"

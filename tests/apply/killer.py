@@ -64,16 +64,17 @@ def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, st
     log_file = open(log, "a") if log else None
 
     def add_query(self, sql, *args, **kwargs):
+        text = statement_text(sql)
         if not state["counting"] and "__pdelta_" in sql:
             state["counting"] = True
-        if state["counting"] and not SESSION_SETTING.match(statement_text(sql)):
+        if state["counting"] and not SESSION_SETTING.match(text):
             state["n"] += 1
             if log_file:
-                log_file.write(f"{state['n']}\t{statement_text(sql)[:160]}\n")
+                log_file.write(f"{state['n']}\t{text[:160]}\n")
                 log_file.flush()
             if state["n"] == kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)
-        if pause and not state["paused"] and re.search(pause[0], statement_text(sql)):
+        if pause and not state["paused"] and re.search(pause[0], text):
             state["paused"] = True
             _wait_at(pause)
         return original(self, sql, *args, **kwargs)
