@@ -41,3 +41,14 @@ def integration_deps() -> Path:
         res = dbtRunner().invoke(["deps", "--project-dir", str(INTEGRATION), "--profiles-dir", str(ROOT), "--quiet"])
         assert res.success, f"dbt deps in {INTEGRATION}: {res.exception}"
     return INTEGRATION
+
+
+def kernel_rows(spark, sql: str) -> list:
+    """The rows of `sql`, a query that reads Delta tables (no view) and writes none, through Delta's
+    Kernel reader, as a refresh's reading statements read them: a table a refresh just committed to
+    has a version that the classic reader would first rebuild with Spark jobs."""
+    spark.sql("set spark.databricks.delta.v2.enableMode = STRICT")
+    try:
+        return spark.sql(sql).collect()
+    finally:
+        spark.sql("reset spark.databricks.delta.v2.enableMode")

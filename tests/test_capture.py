@@ -30,7 +30,7 @@ from capture import bad, feeds
 from capture.project import BAD_SHARE, FORMATS, SCHEMA, VIEW_COLUMNS, VIEW_OF, VIEWS, write_project
 from pdelta import algebra
 from pdelta.techniques import FORMAT_SETS, FORMATS as FORMAT_RECORDS, QUARANTINE_REASONS
-from pdelta_env import use_local_target
+from pdelta_env import kernel_rows, use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTR_COLS = ", ".join(feeds.ATTRS)
@@ -126,7 +126,7 @@ class Harness:
         labels = list(selects)
         sql = "\nunion all\n".join(f"select {i} as part, * from ({q}) as q{i}" for i, q in enumerate(selects.values()))
         out: dict[str, list[tuple]] = {label: [] for label in labels}
-        for r in self.spark.sql(sql).collect():
+        for r in kernel_rows(self.spark, sql):
             out[labels[r[0]]].append(tuple(r[1:]))
         return out
 

@@ -38,7 +38,7 @@ import pytest
 from contract.mutations import ALIAS, KEY, ROW_KINDS, RULE, STOP_KINDS, Mutation, World
 from contract.project import (CHANGES_SCHEMA, PLANS, SCHEMA, STATES_SCHEMA, create_relation_views, feed_name,
                               mirror_model, rel_name, set_feed, view_model, write_project)
-from pdelta_env import use_local_target
+from pdelta_env import kernel_rows, use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 # a fixed default keeps `make test` reproducible; PDELTA_CONTRACT_SEED=random draws a fresh one
@@ -151,7 +151,7 @@ class Harness:
         parts = [f"select '{m}', cid, name, aid, {'null' if case.mirror else 'city'} from {SCHEMA}.{m}"
                  for case, m in models]
         out = {m: [] for _, m in models}
-        for r in self.spark.sql("\nunion all\n".join(parts)).collect() if parts else []:
+        for r in kernel_rows(self.spark, "\nunion all\n".join(parts)) if parts else []:
             out[r[0]].append(tuple(r[1:4] if r[0] in MIRRORS else r[1:5]))
         return {m: sorted(v) for m, v in out.items()}
 
@@ -161,7 +161,7 @@ class Harness:
         out = {m: [] for _, m in MODELS}
         cols = ", ".join(f"`{c}`" for c in QUARANTINE_COLUMNS)
         parts = [f"select '{m}', {cols} from {SCHEMA}.{m}__pdelta_quarantine" for m in found]
-        for r in self.spark.sql("\nunion all\n".join(parts)).collect() if parts else []:
+        for r in kernel_rows(self.spark, "\nunion all\n".join(parts)) if parts else []:
             out[r[0]].append(dict(zip(QUARANTINE_COLUMNS, r[1:])))
         return out
 

@@ -40,6 +40,7 @@ import pytest
 
 from pdelta.declaration import normalize
 from pdelta.flags import analyze
+from pdelta_env import kernel_rows
 from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, moved_model,
                                 output_columns, view_model, write_project)
 from randomized.scenarios import (KEY_BASE, World, declare_containments, make_shapes, recompute, recompute_chained,
@@ -142,7 +143,7 @@ class Harness:
         One statement for all views instead of one per view (their columns differ, hence JSON);
         JSON keeps the difference between a number, a string and NULL that the checks compare."""
         out: list[list[dict]] = [[] for _ in parts]
-        for part, row in self.spark.sql("\nunion all\n".join(parts)).collect() if parts else []:
+        for part, row in kernel_rows(self.spark, "\nunion all\n".join(parts)) if parts else []:
             out[part].append(json.loads(row))
         return out
 

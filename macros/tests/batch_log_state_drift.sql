@@ -24,7 +24,8 @@
       {%- endif -%}
     {%- endfor -%}
     {#- every log's rows in one query, each branch labelled in its last column with its position in
-        `logs` (one statement instead of one per log: a data test that runs after every refresh) -#}
+        `logs` (one statement instead of one per log: a data test that runs after every refresh), through
+        Delta's Kernel reader (read_query): each log has a version the classic reader has not read yet -#}
     {%- set rows_of = {} -%}
     {%- if logs -%}
       {%- set branches = [] -%}
@@ -32,7 +33,8 @@
         {%- do branches.append('select *, ' ~ loop.index0 ~ ' as `log` from ('
               ~ pdelta._log_rows_sql(log['batches']) ~ ') as l') -%}
       {%- endfor -%}
-      {%- for row in run_query(branches | join('\nunion all\n')).rows -%}
+      {%- set read = pdelta.read_query(branches | join('\nunion all\n'), logs | map(attribute='batches') | list) -%}
+      {%- for row in read.rows -%}
         {%- do rows_of.setdefault(row[-1], []).append(row) -%}
       {%- endfor -%}
     {%- endif -%}
