@@ -129,6 +129,11 @@ def paper(tmp_path_factory):
                                  "--project-dir", str(project), "--profiles-dir", str(ROOT), "--quiet"])
         out["feed_definition"] = (defined.success, [e for e in errors if "view_feed_definition" in e])
         dbt("test", "--select", *VIEWS, stage="new")  # the paper's figure D and its recomputation
+        # two dbt threads on the session method share one SparkSession: no reader switch then
+        sent.clear()
+        dbt("run", "--threads", "2", "--select", "paper_d_diff", READER, stage="new")
+        out["threaded_statements"] = {v: [sql for model, sql in sent if model == v] for v in ("paper_d_diff", READER)}
+        out["reader_after_threads"] = spark.conf.get(reader_setting, None)
     finally:
         restore()
     return out
@@ -259,6 +264,17 @@ def test_reading_statements_go_through_the_kernel_reader_and_back(paper):
     classic = paper["refresh_statements"][READER]
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in classic), classic  # it refreshed
     assert not [sql for sql in classic if "enableMode" in sql], classic
+
+
+@pytest.mark.spark
+def test_no_switch_of_the_shared_session_while_other_threads_run(paper):
+    """With `--threads 2` on the session method, dbt's threads run on one SparkSession, where the reader
+    switch would reach the other thread's writes (its MERGE fails, its `set tblproperties` does nothing):
+    paper_d_diff refreshes again (its feed scan runs) and sends no switch; the setting is as before."""
+    sent = paper["threaded_statements"]["paper_d_diff"]
+    assert any("max(seq_max)" in sql for sql in sent), sent  # it refreshed: the feed scan ran
+    assert not [sql for model in paper["threaded_statements"].values() for sql in model if "enableMode" in sql], sent
+    assert paper["reader_after_threads"] == paper["reader_before"], paper["reader_after_threads"]
 
 
 @pytest.mark.spark

@@ -25,7 +25,8 @@
 {% endmacro %}
 
 {% macro spark__kernel_reads_on(reads) %}
-  {%- if pdelta.delta_reader() != 'kernel' or not pdelta._all_tables(reads) -%}{{ return(false) }}{%- endif -%}
+  {%- if pdelta.delta_reader() != 'kernel' or not pdelta._setting_stays_with_the_model()
+         or not pdelta._all_tables(reads) -%}{{ return(false) }}{%- endif -%}
   {%- call statement('delta_reader') -%}set spark.databricks.delta.v2.enableMode = STRICT{%- endcall -%}
   {{ return(true) }}
 {% endmacro %}
@@ -47,6 +48,18 @@
     reads it (outside a model, as in `pdelta explain`'s operation: the var's) -#}
 {% macro delta_reader() %}
   {{ return(pdelta.rebuild_options(config if model is defined and model is mapping else {})['delta_reader']) }}
+{% endmacro %}
+
+{#- whether a setting sent now reaches only this model's statements. dbt-spark's `session` method runs every
+    dbt thread on one SparkSession, so with several threads a switch would reach another model's statements
+    too: measured with two threads on one session (Delta 4.4), while one is switched the other's DELETE and
+    MERGE fail, its INSERT is planned through Delta's Kernel writer and its `alter table ... set
+    tblproperties` returns OK without changing the table (a batch log's kept state would be lost). Thrift and
+    HTTP connections are sessions of their own. `target` leaves the method out: it comes from the
+    credentials; `target.threads` includes `--threads`. -#}
+{% macro _setting_stays_with_the_model() %}
+  {%- set method = adapter.config.credentials.method | string | lower -%}
+  {{ return(target.threads | int <= 1 or not method.endswith('session')) }}
 {% endmacro %}
 
 {#- whether every relation of `reads` is a table (no view, no SQL text), from dbt's relation cache -#}
