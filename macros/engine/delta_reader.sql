@@ -44,6 +44,29 @@
   {{ return(false) }}
 {% endmacro %}
 
+{#- At the start of a pdelta model, before it writes: the session back to its own Delta reader. A statement
+    that fails while switched (kernel_reads_on) ends its model before kernel_reads_off, and the session goes
+    on under the Kernel reader: the next model of the run (or of the next dbt invocation in the same Python
+    process, on the session method) would write under it, where DELETE and MERGE fail and `alter table ...
+    set tblproperties` returns OK without changing the table (its batch log's kept state lost). Sent when
+    the model or the project reads through the Kernel reader; `reset` of a setting nobody changed changes
+    nothing, so another dbt thread on the same session is not disturbed. -#}
+{% macro kernel_reads_reset() %}
+  {{ return(adapter.dispatch('kernel_reads_reset', 'pdelta')()) }}
+{% endmacro %}
+
+{% macro default__kernel_reads_reset() %}
+{% endmacro %}
+
+{% macro spark__kernel_reads_reset() %}
+  {%- if pdelta.delta_reader() == 'kernel' or var('pdelta_delta_reader', 'kernel') == 'kernel' -%}
+    {%- call statement('delta_reader') -%}reset spark.databricks.delta.v2.enableMode{%- endcall -%}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro databricks__kernel_reads_reset() %}
+{% endmacro %}
+
 {#- the model's `pdelta_delta_reader`, else the project var's: kernel (default) or classic, as rebuild_options
     reads it (outside a model, as in `pdelta explain`'s operation: the var's) -#}
 {% macro delta_reader() %}

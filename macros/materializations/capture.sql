@@ -21,6 +21,8 @@
     duplicates anything. -#}
 {% materialization capture, adapter='spark' %}
   {%- set m = pdelta.normalize_capture(config.get('pdelta_capture'), model.name) -%}
+  {#- a statement that failed while switched to the Kernel reader must not leave this model's writes under it -#}
+  {%- do pdelta.kernel_reads_reset() -%}
   {%- set target = this.incorporate(type='table') -%}
   {%- set existed = pdelta.relation_exists(target) -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}

@@ -35,6 +35,8 @@
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
   {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
   {%- set refresh_opts = pdelta.rebuild_options(config) -%}
+  {#- a statement that failed while switched to the Kernel reader must not leave this model's writes under it -#}
+  {%- do pdelta.kernel_reads_reset() -%}
   {#- what defines the view's rows, kept with each full build: a refresh under another declaration
       would mix rows of both, so it rebuilds (or stops: on_schema_change = fail) -#}
   {%- set declared = pdelta.declaration_record(view) -%}

@@ -7,6 +7,8 @@
     uncommitted and applies it again idempotently before committing. -#}
 {% materialization mirror, adapter='spark' %}
   {%- set m = pdelta.normalize_mirror(config.get('pdelta_mirror'), model.name) -%}
+  {#- a statement that failed while switched to the Kernel reader must not leave this model's writes under it -#}
+  {%- do pdelta.kernel_reads_reset() -%}
   {%- set target = this.incorporate(type='table') -%}
   {%- set existed = pdelta.relation_exists(target) -%}
   {%- set batches = pdelta.meta_relation(this, 'batches') -%}
