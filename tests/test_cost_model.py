@@ -343,13 +343,17 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
     their bounds, without the feed contract's row checks, its (key, sequence) grouping or a hash of
     the rows (a rebuild reads the states, no feed row: feed_scans' hash_rows), and leaves the view's
     feed alone: neither recreated nor described (it keeps its rows; readers go by the `full` batch:
-    paper_d_over_rebuilt in the lanes). paper_d_diff's refresh scans its feeds once, with the checks."""
+    paper_d_over_rebuilt in the lanes); its CTAS reads the states through the Kernel reader. paper_d_diff's
+    refresh scans its feeds once, with the checks."""
     for view, checked in (("paper_d", False), ("paper_d_diff", True)):
         sent = paper["refresh_statements"][view]
         counted = [i for i, sql in enumerate(sent) if " as p, (select count(*) from " in sql]
         scans = [i for i, sql in enumerate(sent) if "max(seq_max)" in sql]
         assert len(counted) == 1 and len(scans) == 1 and counted[0] < scans[0], (view, sent)
         assert "_pdelta_seq" not in sent[counted[0]], sent[counted[0]]
+        # the counts read the states' and feeds' new versions through the Kernel reader, switched back after
+        assert (sent[counted[0] - 1], sent[counted[0] + 1]) == (
+            "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"), sent
         scan = sent[scans[0]]
         # the refresh's scan checks every row, groups the pending ones by (key, sequence) and hashes
         # them; the rebuild's aggregates each feed's sequences and hashes nothing
@@ -360,7 +364,11 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
     # (the users' states are pinned: `describe history <state> limit 1` for each, no other describe)
     described = [sql for sql in sent if sql.startswith("describe") and not sql.startswith("describe history")]
     assert not [sql for sql in sent if feed in sql] and not described, sent
-    assert any(sql.startswith(f"create or replace table {SCHEMA}.paper_d ") for sql in sent), sent
+    rebuilt = [i for i, sql in enumerate(sent) if sql.startswith(f"create or replace table {SCHEMA}.paper_d ")]
+    assert len(rebuilt) == 1, sent
+    # the rebuild's CTAS reads the states through the Kernel reader (build_in_full's `reads`), switched back after
+    on, off = "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"
+    assert (sent[rebuilt[0] - 1], sent[rebuilt[0] + 1]) == (on, off), sent[rebuilt[0] - 1:rebuilt[0] + 2]
 
 
 @pytest.mark.spark

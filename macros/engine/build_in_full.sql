@@ -20,9 +20,10 @@
     the key's type comes from the log (`prior`), so the target is not described either.
 
     versioned: the target, when views read it as their state: its Delta version after the build is
-    kept with the batch (record_batch `table`). -#}
+    kept with the batch (record_batch `table`). reads: the relations select_sql reads, when it may read
+    them through Delta's Kernel reader (kernel_reads_on); none: the classic reader. -#}
 {% macro build_in_full(target, select_sql, key, attrs_out, opts, batch_id, ranges, why, prior='empty', timing=none,
-                       declaration=none, keep_feed=false, versioned=none) %}
+                       declaration=none, keep_feed=false, versioned=none, reads=none) %}
   {%- set q = adapter.quote -%}
   {%- set feed = pdelta.meta_relation(target, 'changes') -%}
   {%- set batches = pdelta.meta_relation(target, 'batches') -%}
@@ -30,7 +31,11 @@
   {%- do pdelta.assert_contract(select_sql) -%}
   {%- set started = pdelta.mark_full_build_started(batches, batch_id, prior) -%}
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
+    {#- the build's SELECT reads `reads` through the Kernel reader where it may: Delta's CTAS stays the
+        classic writer under the switch (measured), and each state's new version costs no snapshot jobs -#}
+    {%- set switched = pdelta.kernel_reads_on(reads) if reads and st['name'] == 'main' else false -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+    {%- do pdelta.kernel_reads_off(switched) -%}
   {%- endfor -%}
   {#- the type of the first key column, kept in the log (record_batch `key_type`) so that every
       refresh of this build scans its staged batch once (staged_summary): one metadata read -#}

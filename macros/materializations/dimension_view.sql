@@ -121,7 +121,8 @@
     {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': pdelta.recorded_position(inputs[alias])}}) -%}{%- endfor -%}
     {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
     {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
-          timing, declared, versioned=versioned) -%}
+          timing, declared, versioned=versioned,
+              reads=pdelta.input_relations(inputs)) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
@@ -189,7 +190,8 @@
                          if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges,
               [pdelta.rebuild_reason(choice) ~ '; readers of the change feed rebuild'], blog, timing, declared,
-              keep_feed=columns is none, versioned=versioned) -%}
+              keep_feed=columns is none, versioned=versioned,
+              reads=pdelta.input_relations(inputs)) -%}
         {%- set run_state.full = true -%}
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
@@ -203,7 +205,8 @@
         {%- set timing = {'started': run_started, 'costs': blog['costs'], 'rows': none}
                          if refresh_opts['learned'] else none -%}
         {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, full_ranges,
-              rebuilt_feeds['reasons'], blog, timing, declared, versioned=versioned) -%}
+              rebuilt_feeds['reasons'], blog, timing, declared, versioned=versioned,
+              reads=pdelta.input_relations(inputs)) -%}
         {%- set run_state.full = true -%}
       {%- else -%}
         {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
