@@ -31,6 +31,9 @@ READER = "paper_d_over_diff"
 READER_COSTS = {"v": 1, "refresh": [[1, 0.25], [2, 0.25]], "rebuild": [[None, 50.0]]}
 # one refresh size timed: the learned model extrapolates from the rebuild's cost per view row
 ONE_REFRESH_SIZE = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
+# the session setting of Delta's Kernel reader, and the statements that switch it on and back
+READER_SETTING = "spark.databricks.delta.v2.enableMode"
+SWITCH_ON, SWITCH_OFF = f"set {READER_SETTING} = STRICT", f"reset {READER_SETTING}"
 
 
 @pytest.fixture(scope="module")
@@ -101,10 +104,9 @@ def paper(tmp_path_factory):
             set_costs(view, timings)
         out["explained"] = {v: explain(v) for v in VIEWS}
         sent.clear()
-        reader_setting = "spark.databricks.delta.v2.enableMode"
-        out["reader_before"] = spark.conf.get(reader_setting, None)
+        out["reader_before"] = spark.conf.get(READER_SETTING, None)
         dbt("run", "--select", *VIEWS, READER, stage="new")
-        out["reader_after"] = spark.conf.get(reader_setting, None)
+        out["reader_after"] = spark.conf.get(READER_SETTING, None)
         out["refresh_statements"] = {v: [sql for model, sql in sent if model == v] for v in (*VIEWS, READER)}
         out["after_refresh"] = {v: costs(v) for v in VIEWS}
         out["mode"] = {v: last_mode(v) for v in VIEWS}
@@ -133,15 +135,15 @@ def paper(tmp_path_factory):
         sent.clear()
         dbt("run", "--threads", "2", "--select", "paper_d_diff", READER, stage="new")
         out["threaded_statements"] = {v: [sql for model, sql in sent if model == v] for v in ("paper_d_diff", READER)}
-        out["reader_after_threads"] = spark.conf.get(reader_setting, None)
+        out["reader_after_threads"] = spark.conf.get(READER_SETTING, None)
         # a statement that failed while switched leaves the session switched: the next run starts from there
-        spark.sql(f"set {reader_setting} = STRICT")
+        spark.sql(SWITCH_ON)
         stale = runner.invoke(["run", "--select", "paper_d_diff", *stage_args("new"), "--project-dir", str(project),
                                "--profiles-dir", str(ROOT), "--quiet"])
         out["after_stale_switch"] = (stale.success, str(stale.exception), errors[-3:])
-        out["reader_after_stale"] = spark.conf.get(reader_setting, None)
+        out["reader_after_stale"] = spark.conf.get(READER_SETTING, None)
     finally:
-        spark.sql("reset spark.databricks.delta.v2.enableMode")
+        spark.sql(SWITCH_OFF)
         restore()
     return out
 
@@ -260,10 +262,9 @@ def test_reading_statements_go_through_the_kernel_reader_and_back(paper):
     its history runs switched; the session's setting is what it was after the run. The view reading
     its feed (pdelta_delta_reader: classic) refreshes with no switch at all (kernel_reads_reset's `reset` first,
     as every pdelta model)."""
-    on, off = "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"
     sent = paper["refresh_statements"]["paper_d_diff"]
-    switched = [i for i, sql in enumerate(sent) if sql == on]
-    assert [sent[i + 2] for i in switched] == [off] * len(switched), sent
+    switched = [i for i, sql in enumerate(sent) if sql == SWITCH_ON]
+    assert [sent[i + 2] for i in switched] == [SWITCH_OFF] * len(switched), sent
     read = [sent[i + 1] for i in switched]
     assert any("max(seq_max)" in sql for sql in read), sent  # the feed scan
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in read), sent  # the stage
@@ -271,7 +272,8 @@ def test_reading_statements_go_through_the_kernel_reader_and_back(paper):
     assert paper["reader_after"] == paper["reader_before"], (paper["reader_before"], paper["reader_after"])
     classic = paper["refresh_statements"][READER]
     assert any(sql.startswith("create table") and "__pdelta_stage" in sql for sql in classic), classic  # it refreshed
-    assert on not in classic and classic.count(off) == 1 and classic[0] == off, classic  # kernel_reads_reset only
+    # kernel_reads_reset only
+    assert SWITCH_ON not in classic and classic.count(SWITCH_OFF) == 1 and classic[0] == SWITCH_OFF, classic
 
 
 @pytest.mark.spark
@@ -283,7 +285,7 @@ def test_no_switch_of_the_shared_session_while_other_threads_run(paper):
     sent = paper["threaded_statements"]["paper_d_diff"]
     assert any("max(seq_max)" in sql for sql in sent), sent  # it refreshed: the feed scan ran
     switched = [sql for model in paper["threaded_statements"].values() for sql in model
-                if sql.startswith("set spark.databricks.delta.v2.enableMode")]
+                if sql.startswith(f"set {READER_SETTING}")]
     assert not switched, sent
     assert paper["reader_after_threads"] == paper["reader_before"], paper["reader_after_threads"]
 
@@ -352,8 +354,7 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
         assert len(counted) == 1 and len(scans) == 1 and counted[0] < scans[0], (view, sent)
         assert "_pdelta_seq" not in sent[counted[0]], sent[counted[0]]
         # the counts read the states' and feeds' new versions through the Kernel reader, switched back after
-        assert (sent[counted[0] - 1], sent[counted[0] + 1]) == (
-            "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"), sent
+        assert (sent[counted[0] - 1], sent[counted[0] + 1]) == (SWITCH_ON, SWITCH_OFF), sent
         scan = sent[scans[0]]
         # the refresh's scan checks every row, groups the pending ones by (key, sequence) and hashes
         # them; the rebuild's aggregates each feed's sequences and hashes nothing
@@ -367,8 +368,7 @@ def test_the_choice_comes_first_and_a_rebuild_scans_the_feeds_for_their_bounds_o
     rebuilt = [i for i, sql in enumerate(sent) if sql.startswith(f"create or replace table {SCHEMA}.paper_d ")]
     assert len(rebuilt) == 1, sent
     # the rebuild's CTAS reads the states through the Kernel reader (build_in_full's `reads`), switched back after
-    on, off = "set spark.databricks.delta.v2.enableMode = STRICT", "reset spark.databricks.delta.v2.enableMode"
-    assert (sent[rebuilt[0] - 1], sent[rebuilt[0] + 1]) == (on, off), sent[rebuilt[0] - 1:rebuilt[0] + 2]
+    assert (sent[rebuilt[0] - 1], sent[rebuilt[0] + 1]) == (SWITCH_ON, SWITCH_OFF), sent[rebuilt[0] - 1:rebuilt[0] + 2]
 
 
 @pytest.mark.spark

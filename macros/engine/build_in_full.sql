@@ -33,7 +33,7 @@
   {%- for st in pdelta.create_target_statements(target, select_sql, key, opts) -%}
     {#- the build's SELECT reads `reads` through the Kernel reader where it may: Delta's CTAS stays the
         classic writer under the switch (measured), and each state's new version costs no snapshot jobs -#}
-    {%- set switched = pdelta.kernel_reads_on(reads) if reads and st['name'] == 'main' else false -%}
+    {%- set switched = pdelta.kernel_reads_on(reads) if st['name'] == 'main' else false -%}
     {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- do pdelta.kernel_reads_off(switched) -%}
   {%- endfor -%}

@@ -132,7 +132,7 @@
   {%- set counted = candidates + ([root] if opts['learned'] and root not in candidates else []) -%}
   {%- set reads = none if replacement else pdelta.input_relations(inputs, counted) -%}
   {%- set counting = parts | join(' union all ') -%}
-  {%- for row in (pdelta.read_query(counting, reads) if reads else run_query(counting)).rows -%}
+  {%- for row in pdelta.read_query(counting, reads).rows -%}
     {%- set pending_count = (scanned[row[0]] if row[0] in scanned else row[1] | int) + row[3] | int -%}
     {%- do counts.update({row[0]: {'pending': pending_count, 'state': row[2] | int}}) -%}
     {%- set ns.f = ns.f + pending_count / ([row[2] | int, 1] | max) -%}

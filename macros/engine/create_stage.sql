@@ -20,7 +20,7 @@
   {%- for name, value in properties.items() -%}
     {%- do clause.append(pdelta.sql_literal(name) ~ ' = ' ~ pdelta.sql_literal(value)) -%}
   {%- endfor -%}
-  {%- set switched = pdelta.kernel_reads_on(reads) if reads else false -%}
+  {%- set switched = pdelta.kernel_reads_on(reads) -%}
   {%- call statement('stage') -%}
     create table {{ stage }} using {{ format }} tblproperties ({{ clause | join(', ') }}) as
     {{ select_sql }}

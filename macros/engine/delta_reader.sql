@@ -15,7 +15,8 @@
     warehouse refuses the setting; Databricks reads Delta its own way). -#}
 
 {#- Switches the session to the Kernel reader for the next statement, which reads `reads` (relations)
-    and writes no Delta table; returns whether it switched (kernel_reads_off's argument) -#}
+    and writes no Delta table; returns whether it switched (kernel_reads_off's argument). No `reads`
+    (none or empty): nothing is known of what the statement reads, so it stays on the classic reader -#}
 {% macro kernel_reads_on(reads) %}
   {{ return(adapter.dispatch('kernel_reads_on', 'pdelta')(reads)) }}
 {% endmacro %}
@@ -25,7 +26,7 @@
 {% endmacro %}
 
 {% macro spark__kernel_reads_on(reads) %}
-  {%- if pdelta.delta_reader() != 'kernel' or not pdelta._setting_stays_with_the_model()
+  {%- if not reads or pdelta.delta_reader() != 'kernel' or not pdelta._setting_stays_with_the_model()
          or not pdelta._all_tables(reads) -%}{{ return(false) }}{%- endif -%}
   {%- call statement('delta_reader') -%}set spark.databricks.delta.v2.enableMode = STRICT{%- endcall -%}
   {{ return(true) }}

@@ -191,7 +191,7 @@
     plan reads, when its scratch tables may be written through Delta's Kernel reader (kernel_reads_on). -#}
 {% macro run_plan(plan, final, reads=none) %}
   {%- set kept = plan | selectattr('kept', 'eq', 'table') | list -%}
-  {%- set switched = pdelta.kernel_reads_on(reads) if kept and reads else false -%}
+  {%- set switched = pdelta.kernel_reads_on(reads) if kept else false -%}
   {%- for term in kept -%}
     {%- call statement('pdelta_scratch') -%}
       create table {{ term['table'] }} using parquet as {{ pdelta.plan_statement(plan, term['name']) }}
