@@ -5,17 +5,21 @@
     sets; partial rows are never tested (their old image is unknown). `cols` are
     [expression, output_name] pairs, so the projection also renames. -#}
 {% macro rule_projection_delta_sql(delta, nabla, cols) %}
-  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ delta }}
+  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from {{ delta }}
   except
-  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ nabla }} where `_pdelta_flag` = 'comp'
+  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from {{ nabla }} where `_pdelta_flag` = 'comp'
 {%- endmacro %}
 
 {% macro rule_projection_nabla_sql(delta, nabla, cols) %}
   select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}, {% endfor %}`_pdelta_flag` from {{ nabla }}
   except
-  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}, {% endfor %}'comp' as `_pdelta_flag` from {{ delta }}
+  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}, {% endfor %}'comp' as `_pdelta_flag`
+  from {{ delta }}
 {%- endmacro %}
 
 {% macro projection_sql(relation, cols) %}
-  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ relation }}
+  select {% for c in cols %}{{ c[0] }} as {{ adapter.quote(c[1]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  from {{ relation }}
 {%- endmacro %}

@@ -21,7 +21,8 @@
   select {{ cols | join(', ') }}, `pdelta_bucket` from (
     select {% for c in cols %}t.{{ c }}, {% endfor %}t.`pdelta_bucket`
     from {{ target }} as t
-    left anti join {{ source }} as s on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+    left anti join {{ source }} as s
+      on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
     where t.`pdelta_bucket` in (select distinct {{ pdelta.bucket_expr(key, opts['buckets']) }} from {{ source }})
     union all
     select {% for c in cols %}{{ c }}, {% endfor %}{{ pdelta.bucket_expr(key, opts['buckets']) }}
@@ -38,7 +39,8 @@
   except
   select distinct t.`pdelta_bucket`
   from {{ target }} as t
-  left anti join (select {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ source }} where `_pdelta_type` in ('del', 'delk')) as d
+  left anti join (select {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}
+                  from {{ source }} where `_pdelta_type` in ('del', 'delk')) as d
     on {% for k in key %}t.{{ q(k) }} = d.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   where t.`pdelta_bucket` in (select distinct {{ pdelta.bucket_expr(key, opts['buckets']) }} from {{ source }})
 {%- endmacro %}

@@ -14,8 +14,8 @@
     keys_listed: that variable also holds every key of the batch (`key_list`), so the keys are
     deleted by a DELETE of the listed keys (apply_delete_listed_keys_sql), not one joined to the
     stage -#}
-{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string', range_var=none,
-                                   keys_listed=false) %}
+{% macro default__apply_statements(strategy, target, source, key, attrs, opts, name='', key_type='string',
+                                   range_var=none, keys_listed=false) %}
   {%- set out = [] -%}
   {%- set var = none -%}
   {%- if strategy in ['merge', 'delete_by_key', 'delete_insert'] and opts['prune'] -%}
@@ -59,8 +59,8 @@
   {{ return([delete] if setting is none else [{'name': 'allow_delete_subquery', 'sql': setting}, delete]) }}
 {% endmacro %}
 
-{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string', range_var=none,
-                       keys_listed=false) %}
+{% macro apply_changes(target, source, key, attrs, counts, opts, retry=false, name='', key_type='string',
+                       range_var=none, keys_listed=false) %}
   {%- set strategy = pdelta.choose_apply_strategy(counts, opts, retry) -%}
   {%- set ran = [] -%}
   {%- set deletes_only = [] -%}
@@ -76,7 +76,9 @@
         {%- do ran.append('drop_empty_bucket') -%}
       {%- endfor -%}
     {%- else -%}
-      {%- call statement(st['name'], fetch_result=(st['name'] in ['main', 'delete_keys'])) -%}{{ st['sql'] }}{%- endcall -%}
+      {%- call statement(st['name'], fetch_result=(st['name'] in ['main', 'delete_keys'])) -%}
+        {{ st['sql'] }}
+      {%- endcall -%}
       {%- do ran.append(st['name']) -%}
       {%- if st.get('deletes') -%}{%- do deletes_only.append(st['name']) -%}{%- endif -%}
     {%- endif -%}
@@ -105,7 +107,9 @@
         of delete_insert writes exactly the batch's rows of the sets that have a new image -#}
     {%- if strategy in ['append', 'delete_insert'] -%}
       {%- set ns = namespace(n=0) -%}
-      {%- for t, e in pdelta.delta_model()['encoding'].items() if e['delta'] -%}{%- set ns.n = ns.n + (counts.get(t) or 0) | int -%}{%- endfor -%}
+      {%- for t, e in pdelta.delta_model()['encoding'].items() if e['delta'] -%}
+        {%- set ns.n = ns.n + (counts.get(t) or 0) | int -%}
+      {%- endfor -%}
       {%- do written.update({'inserted': ns.n, 'affected': written.get('deleted', 0) + ns.n}) -%}
     {%- endif -%}
   {%- endif -%}

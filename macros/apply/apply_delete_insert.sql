@@ -21,5 +21,6 @@
   {%- set cols -%}{% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}{%- endset -%}
   insert into {{ target }} ({{ cols }})
   select {{ cols }} from {{ source }}
-  where `_pdelta_type` in ({% for t, e in enc.items() if e['delta'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})
+  where `_pdelta_type` in (
+    {% for t, e in enc.items() if e['delta'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})
 {%- endmacro %}

@@ -10,7 +10,8 @@
     One MERGE: each change row meets its key's current version; a second copy of the row, with
     no merge key, inserts the new version where a tracked column changed. -#}
 {% macro history_columns() %}
-  {{ return(['_pdelta_valid_from', '_pdelta_valid_to', '_pdelta_is_current', '_pdelta_valid_from_at', '_pdelta_valid_to_at']) }}
+  {{ return(['_pdelta_valid_from', '_pdelta_valid_to', '_pdelta_is_current', '_pdelta_valid_from_at',
+             '_pdelta_valid_to_at']) }}
 {% endmacro %}
 
 {#- the history's first rows: every row of the relation, current from batch `batch_id` -#}
@@ -28,20 +29,28 @@
     keys that are gone), so the rebuild extends the history instead of erasing it -#}
 {% macro history_rebuild_source_sql(history, target, key, attrs) %}
   {%- set q = adapter.quote -%}
-  {%- set img -%}{% if attrs %}struct({% for c in attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}struct(1 as `_`){% endif %}{%- endset -%}
-  select {% for c in key + attrs %}{{ q(c) }}, {% endfor %}case when false then {{ img }} end as `_pdelta_before`, 'ups' as `_pdelta_type`
+  {%- set img -%}
+    {% if attrs %}struct({% for c in attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}
+    struct(1 as `_`){% endif %}
+  {%- endset -%}
+  select {% for c in key + attrs %}{{ q(c) }}, {% endfor %}case when false then {{ img }} end as `_pdelta_before`,
+         'ups' as `_pdelta_type`
   from {{ target }}
   union all
   select {% for c in key + attrs %}h.{{ q(c) }}, {% endfor %}case when false then {{ img }} end, 'delk'
-  from {{ history }} as h left anti join {{ target }} as t on {% for k in key %}h.{{ q(k) }} = t.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  from {{ history }} as h left anti join {{ target }} as t
+    on {% for k in key %}h.{{ q(k) }} = t.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   where h.`_pdelta_is_current`
 {%- endmacro %}
 
 {#- a retry of batch `batch_id` first takes back what its earlier attempt wrote to the history -#}
 {% macro history_undo_statements(history, batch_id) %}
   {{ return([
-    {'name': 'history_undo_versions', 'sql': 'delete from ' ~ history ~ ' where `_pdelta_valid_from` = ' ~ (batch_id | int)},
-    {'name': 'history_undo_closes', 'sql': 'update ' ~ history ~ ' set `_pdelta_valid_to` = null, `_pdelta_is_current` = true, `_pdelta_valid_to_at` = null where `_pdelta_valid_to` = ' ~ (batch_id | int)}]) }}
+    {'name': 'history_undo_versions',
+     'sql': 'delete from ' ~ history ~ ' where `_pdelta_valid_from` = ' ~ (batch_id | int)},
+    {'name': 'history_undo_closes',
+     'sql': 'update ' ~ history ~ ' set `_pdelta_valid_to` = null, `_pdelta_is_current` = true,'
+            ~ ' `_pdelta_valid_to_at` = null where `_pdelta_valid_to` = ' ~ (batch_id | int)}]) }}
 {% endmacro %}
 
 {% macro apply_history_scd2_sql(history, source, key, attrs, tracked, batch_id) %}
@@ -55,7 +64,8 @@
   {%- set cols -%}{% for c in key + attrs %}s.{{ q(c) }}, {% endfor %}s.`_pdelta_before`, s.`_pdelta_type`{%- endset -%}
   merge into {{ history }} as h
   using (
-    select {% for k in key %}s.{{ q(k) }} as {{ q('_pdelta_mk_' ~ loop.index) }}, {% endfor %}{{ cols }}, false as `_pdelta_new_version`
+    select {% for k in key %}s.{{ q(k) }} as {{ q('_pdelta_mk_' ~ loop.index) }}, {% endfor %}{{ cols }},
+           false as `_pdelta_new_version`
     from {{ source }} as s
     union all
     select {% for k in key %}null, {% endfor %}{{ cols }}, true
@@ -70,20 +80,25 @@
   on {% for k in key %}h.{{ q(k) }} = s.{{ q('_pdelta_mk_' ~ loop.index) }} and {% endfor %}h.`_pdelta_is_current`
   when matched and (s.`_pdelta_type` in ('del', 'delk')
                     or (s.`_pdelta_type` = 'upd' and not {{ pdelta._scd2_same(tracked, 's', 's', true) }})
-                    or (s.`_pdelta_type` in ('ins', 'up', 'ups') and not {{ pdelta._scd2_same(tracked, 'h', 's') }})) then
+                    or (s.`_pdelta_type` in ('ins', 'up', 'ups')
+                        and not {{ pdelta._scd2_same(tracked, 'h', 's') }})) then
     update set `_pdelta_valid_to` = {{ b }}, `_pdelta_is_current` = false, `_pdelta_valid_to_at` = current_timestamp()
   {%- if untracked %}
   when matched then
     update set {% for c in untracked %}h.{{ q(c) }} = s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
   {%- endif %}
   when not matched and s.`_pdelta_type` in ('ins', 'upd', 'up', 'ups') then
-    insert ({% for c in key + attrs %}{{ q(c) }}, {% endfor %}`_pdelta_valid_from`, `_pdelta_valid_to`, `_pdelta_is_current`, `_pdelta_valid_from_at`, `_pdelta_valid_to_at`)
+    insert ({% for c in key + attrs %}{{ q(c) }}, {% endfor %}`_pdelta_valid_from`, `_pdelta_valid_to`,
+            `_pdelta_is_current`, `_pdelta_valid_from_at`, `_pdelta_valid_to_at`)
     values ({% for c in key + attrs %}s.{{ q(c) }}, {% endfor %}{{ b }}, null, true, current_timestamp(), null)
 {%- endmacro %}
 
 {#- true where the tracked columns of `l` equal those of `r` (of its before-image if `before`) -#}
 {% macro _scd2_same(tracked, l, r, before=false) %}
   {%- set parts = [] -%}
-  {%- for c in tracked -%}{%- do parts.append(l ~ '.' ~ adapter.quote(c) ~ ' <=> ' ~ r ~ ('.`_pdelta_before`' if before else '') ~ '.' ~ adapter.quote(c)) -%}{%- endfor -%}
+  {%- for c in tracked -%}
+    {%- do parts.append(l ~ '.' ~ adapter.quote(c) ~ ' <=> ' ~ r ~ ('.`_pdelta_before`' if before else '') ~ '.'
+                        ~ adapter.quote(c)) -%}
+  {%- endfor -%}
   {{ return('(' ~ (parts | join(' and ') if parts else 'true') ~ ')') }}
 {% endmacro %}

@@ -13,11 +13,13 @@
   {%- set q = adapter.quote -%}
   merge into {{ target }} as t
   using {{ source }} as s
-  on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}{{ pdelta.key_range_condition('t', key, range_var) }}
+  on {% for k in key %}t.{{ q(k) }} = s.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+    {{ pdelta.key_range_condition('t', key, range_var) }}
   when matched and s.`_pdelta_type` in ('del', 'delk') then delete
   {%- if attrs %}
   when matched and s.`_pdelta_type` in ('ins', 'upd', 'up', 'ups')
-       and not ({% for c in attrs %}t.{{ q(c) }} <=> s.{{ q(c) }}{% if not loop.last %} and {% endif %}{% endfor %}) then
+       and not (
+         {% for c in attrs %}t.{{ q(c) }} <=> s.{{ q(c) }}{% if not loop.last %} and {% endif %}{% endfor %}) then
     update set {% for c in attrs %}t.{{ q(c) }} = s.{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
   {%- endif %}
   when not matched and s.`_pdelta_type` in ('ins', 'upd', 'up', 'ups') then

@@ -34,7 +34,8 @@
         {%- do out.append("pdelta_history: type must be 'scd2', got '" ~ h.get('type') ~ "'") -%}
       {%- endif -%}
       {%- for c in h.get('tracked') or [] if c not in attrs -%}
-        {%- do out.append("pdelta_history: tracked column `" ~ c ~ "` is not a non-key output column (" ~ attrs | join(', ') ~ ")") -%}
+        {%- do out.append("pdelta_history: tracked column `" ~ c ~ "` is not a non-key output column ("
+                          ~ attrs | join(', ') ~ ")") -%}
       {%- endfor -%}
     {%- endif -%}
   {%- endif -%}
@@ -45,7 +46,8 @@
     {%- for k, v in props.items() -%}
       {#- rendered as SQL string literals: refuse what would break out of one -#}
       {%- if "'" in (k | string) or "\\" in (k | string) or "'" in (v | string) or "\\" in (v | string) -%}
-        {%- do out.append("tblproperties: `" ~ k ~ "` = `" ~ v ~ "` contains a quote or backslash, which a table property cannot carry here") -%}
+        {%- do out.append("tblproperties: `" ~ k ~ "` = `" ~ v
+                          ~ "` contains a quote or backslash, which a table property cannot carry here") -%}
       {%- endif -%}
     {%- endfor -%}
   {%- endif -%}

@@ -29,5 +29,6 @@
   {%- endif -%}
   {{ return({'format': fmt, 'merge': fmt in ['delta', 'iceberg', 'hudi'], 'buckets': a.get('buckets', 16) | int,
              'prune': a.get('prune', true), 'cluster_by_key': a.get('cluster_by_key', false),
-             'history': history, 'tblproperties': cfg.get('tblproperties') or {}, 'upsert': a.get('upsert', 'delete_insert')}) }}
+             'history': history, 'tblproperties': cfg.get('tblproperties') or {},
+             'upsert': a.get('upsert', 'delete_insert')}) }}
 {% endmacro %}

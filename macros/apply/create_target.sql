@@ -39,5 +39,6 @@
   {%- set props = {} -%}
   {%- if opts['format'] == 'delta' -%}{%- do props.update(pdelta.own_table_properties()) -%}{%- endif -%}
   {%- do props.update(opts.get('tblproperties') or {}) -%}
-  {%- if props %} tblproperties ({% for k, v in props.items() %}'{{ k }}' = '{{ v | string | lower if v is sameas true or v is sameas false else v }}'{% if not loop.last %}, {% endif %}{% endfor %}){% endif -%}
+  {%- if props %} tblproperties ({% for k, v in props.items() %}'{{ k }}' = '{{ v | string | lower
+        if v is sameas true or v is sameas false else v }}'{% if not loop.last %}, {% endif %}{% endfor %}){% endif -%}
 {% endmacro %}

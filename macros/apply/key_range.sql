@@ -6,8 +6,11 @@
   {%- set var = pdelta.key_range_var(name) -%}
   {%- set k = adapter.quote(key[0]) -%}
   {%- set stmts = [
-      {'name': 'declare_key_range', 'sql': 'declare or replace variable ' ~ var ~ ' struct<lo: ' ~ key_type ~ ', hi: ' ~ key_type ~ '>'},
-      {'name': 'set_key_range', 'sql': 'set var ' ~ var ~ ' = (select named_struct(\'lo\', min(' ~ k ~ '), \'hi\', max(' ~ k ~ ')) from ' ~ source ~ ')'}] -%}
+      {'name': 'declare_key_range',
+       'sql': 'declare or replace variable ' ~ var ~ ' struct<lo: ' ~ key_type ~ ', hi: ' ~ key_type ~ '>'},
+      {'name': 'set_key_range',
+       'sql': 'set var ' ~ var ~ ' = (select named_struct(\'lo\', min(' ~ k ~ '), \'hi\', max(' ~ k ~ ')) from '
+              ~ source ~ ')'}] -%}
   {{ return({'statements': stmts, 'var': var}) }}
 {% endmacro %}
 

@@ -82,19 +82,25 @@
       last commit counted there means records landed behind the watermark, where no batch
       will read them (late_records: fail, the default, stops; warn logs and counts them) -#}
   {%- set pos = pdelta.capture_bigint_expr(m, m['position']) -%}
-  {%- set r = run_query('select max(' ~ pos ~ '), ' ~ ('count_if(' ~ pos ~ ' <= ' ~ (lo | int) ~ ')' if lo is not none else '0') ~ ', count(*) from ' ~ raw ~ ' as r') -%}
+  {%- set r = run_query('select max(' ~ pos ~ '), '
+                        ~ ('count_if(' ~ pos ~ ' <= ' ~ (lo | int) ~ ')' if lo is not none else '0')
+                        ~ ', count(*) from ' ~ raw ~ ' as r') -%}
   {%- set hi = r.rows[0][0] -%}
   {%- set hi = none if hi is none else hi | int -%}
   {%- set at_or_below, through_hi = r.rows[0][1] | int, r.rows[0][2] | int -%}
   {%- set seen_before = none if full else blog['last_counts'].get('raw', {}).get('records_through_hi') -%}
   {%- set behind = 0 if seen_before is none else [at_or_below - seen_before | int, 0] | max -%}
   {%- if behind > 0 -%}
-    {%- set late_msg = 'pdelta: capture ' ~ model.name ~ ': ' ~ behind ~ ' raw record(s) of ' ~ raw ~ ' landed at or below position ' ~ lo
+    {%- set late_msg = 'pdelta: capture ' ~ model.name ~ ': ' ~ behind ~ ' raw record(s) of ' ~ raw
+                        ~ ' landed at or below position ' ~ lo
                         ~ ', which batch ' ~ (batch_id - 1) ~ ' already consumed; no batch reads them' -%}
     {%- if m['late_records'] == 'fail' -%}
-      {{ exceptions.raise_compiler_error(late_msg ~ '. Nothing was written. Read every raw record again with `dbt run --full-refresh --select ' ~ model.name ~ '+`, or set late_records: warn to count them and go on.') }}
+      {{ exceptions.raise_compiler_error(late_msg ~ '. Nothing was written. Read every raw record again with `dbt run'
+                                         ~ ' --full-refresh --select ' ~ model.name ~ '+`, or set late_records: warn'
+                                         ~ ' to count them and go on.') }}
     {%- endif -%}
-    {{ log('WARNING ' ~ late_msg ~ ' (late_records: warn; counted as behind_watermark in ' ~ batches ~ ')', info=true) }}
+    {{ log('WARNING ' ~ late_msg ~ ' (late_records: warn; counted as behind_watermark in ' ~ batches ~ ')',
+           info=true) }}
   {%- endif -%}
   {%- if not full and (hi is none or (lo is not none and hi <= lo)) -%}
     {%- call statement('main') -%} select 'pdelta: no new raw records' {%- endcall -%}
@@ -102,7 +108,8 @@
   {%- else -%}
     {#- absent columns are filled from the committed batches only: rows of an uncommitted batch
         (a run that died before its commit) are about to be replaced -#}
-    {%- set history = none if full else '(select * from ' ~ target ~ ' where `_pdelta_seq` < ' ~ batch_id | int ~ ')' -%}
+    {%- set history = none if full
+                      else '(select * from ' ~ target ~ ' where `_pdelta_seq` < ' ~ batch_id | int ~ ')' -%}
     {#- rows of this batch id in the quarantine or the feed can only come from an earlier attempt
         at it, and every attempt stages first, marking the stage with its batch id: only then are
         they cleared (two deletes fewer in every other run). A stage without a mark, or none at
@@ -111,14 +118,17 @@
     {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, {'raw': {'changes': raw, 'lo': lo, 'hi': hi}}),
           pdelta.capture_classify_sql(m, pdelta.capture_parse_sql(m, raw, current, lo, hi), history, seq_lo)) -%}
     {%- set tally = {'total': 0, 'ok': 0, 'duplicates': 0} -%}{%- set reasons = {} -%}
-    {%- set res = run_query('select `_reason`, `_dup`, count(*), max(case when `_reason` is null then `_seq` end) from ' ~ stage ~ ' group by 1, 2') -%}
+    {%- set res = run_query('select `_reason`, `_dup`, count(*), max(case when `_reason` is null then `_seq` end) from '
+                            ~ stage ~ ' group by 1, 2') -%}
     {%- set ns = namespace(seq_hi=seq_lo) -%}
     {%- for row in res.rows -%}
       {%- do tally.update({'total': tally['total'] + row[2] | int}) -%}
       {%- if row[0] is none and row[1] -%}{%- do tally.update({'duplicates': tally['duplicates'] + row[2] | int}) -%}
       {%- elif row[0] is none -%}{%- do tally.update({'ok': tally['ok'] + row[2] | int}) -%}
       {%- else -%}{%- do reasons.update({row[0]: reasons.get(row[0], 0) + row[2] | int}) -%}{%- endif -%}
-      {%- if row[3] is not none and (ns.seq_hi is none or row[3] | int > ns.seq_hi) -%}{%- set ns.seq_hi = row[3] | int -%}{%- endif -%}
+      {%- if row[3] is not none and (ns.seq_hi is none or row[3] | int > ns.seq_hi) -%}
+        {%- set ns.seq_hi = row[3] | int -%}
+      {%- endif -%}
     {%- endfor -%}
     {%- set n_bad = reasons.values() | sum -%}
     {%- if earlier_attempt -%}
@@ -133,14 +143,17 @@
         from {{ stage }} where `_reason` is not null
       {%- endcall -%}
     {%- endif -%}
-    {%- set summary = 'batch ' ~ batch_id ~ ' (positions ' ~ (lo if lo is not none else '-') ~ '..' ~ hi ~ '): ' ~ tally['total']
-                      ~ ' records, ' ~ tally['ok'] ~ ' applied, ' ~ tally['duplicates'] ~ ' exact duplicates, ' ~ n_bad ~ ' quarantined'
+    {%- set summary = 'batch ' ~ batch_id ~ ' (positions ' ~ (lo if lo is not none else '-') ~ '..' ~ hi ~ '): '
+                      ~ tally['total'] ~ ' records, ' ~ tally['ok'] ~ ' applied, ' ~ tally['duplicates']
+                      ~ ' exact duplicates, ' ~ n_bad ~ ' quarantined'
                       ~ ((' ' ~ tojson(reasons)) if reasons else '') -%}
     {%- set max_rows, max_frac = m['quarantine_max_rows'], m['quarantine_max_fraction'] -%}
     {%- if (max_rows is not none and n_bad > max_rows | int)
           or (max_frac is not none and tally['total'] > 0 and n_bad / tally['total'] > max_frac | float) -%}
-      {{ exceptions.raise_compiler_error('pdelta: capture ' ~ model.name ~ ' ' ~ summary ~ ' — more than the threshold (quarantine_max_rows '
-                                         ~ max_rows ~ ', quarantine_max_fraction ' ~ max_frac ~ '); the batch is not committed. See ' ~ quarantine) }}
+      {{ exceptions.raise_compiler_error('pdelta: capture ' ~ model.name ~ ' ' ~ summary
+                                         ~ ' — more than the threshold (quarantine_max_rows ' ~ max_rows
+                                         ~ ', quarantine_max_fraction ' ~ max_frac
+                                         ~ '); the batch is not committed. See ' ~ quarantine) }}
     {%- endif -%}
     {%- if full -%}
       {%- for st in pdelta.drop_view_at_target(target) -%}
@@ -162,7 +175,8 @@
         {{ pdelta.capture_canonical_sql(m, stage, batch_id) }}
       {%- endcall -%}
     {%- endif -%}
-    {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = ' ~ batch_id | int ~ ')') -%}
+    {%- set counts = pdelta.change_counts('(select `_pdelta_type` from ' ~ target ~ ' where `_pdelta_seq` = '
+                                          ~ batch_id | int ~ ')') -%}
     {%- do counts.update({'quarantined': reasons, 'records': tally['total'], 'duplicates': tally['duplicates'],
                           'records_through_hi': through_hi, 'behind_watermark': behind}) -%}
     {#- the commit: one batch-log row per input (the raw positions, the feed's sequences), and the
@@ -176,7 +190,8 @@
                       'seq': {'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi}} -%}
     {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'full' if full else 'incremental', prior=log_prior,
           declaration=declared if full or blog['declaration'] is none else none) -%}
-    {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts), info=true) }}
+    {{ log('pdelta: capture ' ~ model.name ~ ' [' ~ m['format'] ~ '] ' ~ summary ~ '; feed ' ~ tojson(counts),
+           info=true) }}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged -#}
   {%- do pdelta.persist_view_docs(target) -%}

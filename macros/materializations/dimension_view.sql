@@ -20,7 +20,9 @@
   {#- SQL comments around the call are the user's (pdelta validate accepts them too) -#}
   {%- set body = modules.re.sub('(?s)/\\*.*?\\*/', '', modules.re.sub('(?m)^\\s*--[^\\n]*$', '', sql)) -%}
   {%- if modules.re.sub('\\s+', '', body) != modules.re.sub('\\s+', '', declared_sql) -%}
-    {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so the body must be what it renders (run `pdelta validate` for details)") }}
+    {{ exceptions.raise_compiler_error("dimension_view '" ~ model.name
+          ~ "': its body is not {{ pdelta.dimension_view(<declaration>) }}; refreshes compute the declaration, so"
+          ~ " the body must be what it renders (run `pdelta validate` for details)") }}
   {%- endif -%}
   {%- set target = this.incorporate(type='table') -%}
   {%- set existed = pdelta.relation_exists(target) -%}
@@ -42,9 +44,12 @@
   {%- set declared = pdelta.declaration_record(view) -%}
   {%- set contract_opts = pdelta.contract_options(config) -%}
   {%- set feed_cols = [] -%}
-  {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}{%- do feed_cols.append(q(c)) -%}{%- endfor -%}
+  {%- for c in key + attrs_out + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
+    {%- do feed_cols.append(q(c)) -%}
+  {%- endfor -%}
 
-  {#- a batch staged by an earlier run (its retry, below) tells batch_log_state whether the log's kept state is current -#}
+  {#- a batch staged by an earlier run (its retry, below) tells batch_log_state whether the log's kept state
+      is current -#}
   {%- set staged = pdelta.staged_batch(stage) -%}
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
@@ -65,7 +70,8 @@
       as a filter: the refresh adapts the view in its batch (declaration_adaptation) -#}
   {%- set adaptation = {'adapt': none, 'columns': none, 'joined': [], 'why': none} -%}
   {%- if should_full_refresh() -%}{%- do why_full.append('--full-refresh') -%}
-  {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}{%- do why_full.append('first build') -%}
+  {%- elif blog is none or blog['last'] < 0 or not existed or not pdelta.relation_exists(feed) -%}
+    {%- do why_full.append('first build') -%}
   {%- elif blog['full_pending'] -%}{%- do why_full.append('an earlier full build did not finish') -%}
   {%- elif opts['history'] and not pdelta.relation_exists(history) -%}{%- do why_full.append('history requested') -%}
   {%- elif blog['adapting'] and blog['adapting'] != declared['fingerprint'] -%}
@@ -77,10 +83,11 @@
   {%- else -%}
     {%- set changed = pdelta.declaration_differences(blog['declaration'], declared) -%}
     {%- if changed and refresh_opts['on_schema_change'] == 'fail' -%}
-      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': its declaration changed since the view was built ('
-            ~ changed | join('; ') ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh'
-            ~ ' to rebuild it under the new declaration (or set on_schema_change to another value: the run then rebuilds'
-            ~ ' it by itself).') }}
+      {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name
+            ~ ': its declaration changed since the view was built (' ~ changed | join('; ')
+            ~ ') and on_schema_change is fail, so nothing was written. Run it with --full-refresh'
+            ~ ' to rebuild it under the new declaration (or set on_schema_change to another value:'
+            ~ ' the run then rebuilds it by itself).') }}
     {%- elif changed -%}
       {%- set view_tables = pdelta.adaptation_table(opts, history, blog, declared) -%}
       {%- set adaptation = pdelta.declaration_adaptation(blog['declaration'], declared, view_tables,
@@ -118,10 +125,14 @@
     {%- set full_sql = pdelta.full_select_as_of_bounds(view, inputs, sql, since=consumed) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set ranges = {} -%}
-    {%- for alias in view['order'] -%}{%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'], 'position': pdelta.recorded_position(inputs[alias])}}) -%}{%- endfor -%}
-    {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none} if refresh_opts['learned'] else none -%}
-    {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full, 'empty' if blog is none else blog,
-          timing, declared, versioned=versioned,
+    {%- for alias in view['order'] -%}
+      {%- do ranges.update({alias: {'changes': inputs[alias]['changes'], 'lo': none, 'hi': inputs[alias]['hi'],
+                                    'position': pdelta.recorded_position(inputs[alias])}}) -%}
+    {%- endfor -%}
+    {%- set timing = {'started': run_started, 'costs': {} if blog is none else blog['costs'], 'rows': none}
+                     if refresh_opts['learned'] else none -%}
+    {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full,
+          'empty' if blog is none else blog, timing, declared, versioned=versioned,
               reads=pdelta.input_relations(inputs)) -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
@@ -143,12 +154,14 @@
       {%- do ranges.update(pdelta.staged_ranges(stage, staged)) -%}
       {#- the declaration an adapting batch was computed under: its commit records it -#}
       {%- set staged_declaration = staged['declaration'] -%}
-      {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
+      {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ batch_id
+             ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- for alias in view['order'] -%}
         {#- a relation the batch joins in (adaptation) has no watermark (consume_joined_through_bound) -#}
         {%- if alias not in consumed and alias not in adaptation['joined'] -%}
-          {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias ~ "` has no watermark; run with --full-refresh after adding a relation") }}
+          {{ exceptions.raise_compiler_error("pdelta: " ~ model.name ~ ": input `" ~ alias
+                ~ "` has no watermark; run with --full-refresh after adding a relation") }}
         {%- endif -%}
         {%- do inputs[alias].update({'lo': consumed.get(alias), 'joined': alias in adaptation['joined']}) -%}
       {%- endfor -%}
@@ -169,8 +182,11 @@
       {%- for alias in view['order'] -%}
         {%- set inp = inputs[alias] -%}
         {%- do pdelta.consume_joined_through_bound(inp) -%}
-        {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}{%- do inp.update({'hi': inp['lo']}) -%}{%- endif -%}
-        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'], 'position': pdelta.recorded_position(inp)}}) -%}
+        {%- if inp['hi'] is none or (inp['lo'] is not none and inp['hi'] < inp['lo']) -%}
+          {%- do inp.update({'hi': inp['lo']}) -%}
+        {%- endif -%}
+        {%- do ranges.update({alias: {'changes': inp['changes'], 'lo': inp['lo'], 'hi': inp['hi'],
+                                      'position': pdelta.recorded_position(inp)}}) -%}
       {%- endfor -%}
       {#- the feed contract (macros/engine/feed_checks.sql): a bad row stops the run before anything
           is written, or is quarantined and left out of the batch -#}
@@ -209,7 +225,8 @@
               reads=pdelta.input_relations(inputs)) -%}
         {%- set run_state.full = true -%}
       {%- else -%}
-        {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations), contract_opts) -%}
+        {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations),
+                                                      contract_opts) -%}
         {#- a user's state ahead of its feed (pdelta_state_ahead): the run stops, or waits for the feed
             rows and writes nothing -#}
         {%- if refresh_opts['state_ahead'] != 'ignore' -%}
@@ -242,8 +259,10 @@
         {%- endif -%}
         {%- set pending = pdelta.pending_inputs(view, inputs) if not run_state.waiting else [] -%}
         {%- if bad_aliases and not run_state.waiting -%}
-          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
-          {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
+          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs,
+                                                           bad_aliases) -%}
+          {{ log('pdelta: ' ~ model.name ~ ': quarantined ' ~ quarantined
+                 ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
         {%- endif -%}
         {#- a user's state read pinned alone unless it lags its feed for a key of the batch (one statement) -#}
@@ -266,7 +285,9 @@
             {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending, adapt),
                                                         'v__changes') -%}
           {%- else -%}
-            {%- for alias in view['order'] -%}{%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}{%- endfor -%}
+            {%- for alias in view['order'] -%}
+              {%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}
+            {%- endfor -%}
             {%- set prefix = this.identifier ~ '__pdelta_t_' -%}
             {%- set plan = pdelta.refresh_plan(view, inputs, prefix, target) -%}
             {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
@@ -305,21 +326,26 @@
             The stage goes, so that the run after the fix computes the batch afresh -#}
         {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
         {%- do adapter.cache_dropped(stage) -%}
-        {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': the batch holds ' ~ (summary['counts'].values() | sum) ~ ' changes for '
-              ~ summary['keys'] ~ ' keys, so nothing was written: ' ~ (pdelta.duplicate_key_report(view, inputs) | join('; ') or 'no state holds a duplicate key now; run again')
+        {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': the batch holds '
+              ~ (summary['counts'].values() | sum) ~ ' changes for ' ~ summary['keys']
+              ~ ' keys, so nothing was written: '
+              ~ (pdelta.duplicate_key_report(view, inputs) | join('; ')
+                 or 'no state holds a duplicate key now; run again')
               ~ '. Fix the state and run again; no --full-refresh is needed.') }}
       {%- endif -%}
       {%- set counts = summary['counts'] -%}
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt or columns
                                         or (not retry and choice['mode'] == 'rebuild')}) -%}
-      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name, summary['key_type'] or 'string',
-                                            summary['range_var'], summary['keys_listed']) -%}
+      {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name,
+                                            summary['key_type'] or 'string', summary['range_var'],
+                                            summary['keys_listed']) -%}
       {%- do applied.update({'statements': column_statements + summary['statements'] + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}
           {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
-            {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}{%- do applied['statements'].append(st['name']) -%}
+            {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
+            {%- do applied['statements'].append(st['name']) -%}
           {%- endfor -%}
         {%- endif -%}
         {%- if counts -%}
@@ -339,7 +365,8 @@
       {%- if counts -%}
         {%- call statement('append_feed') -%}
           insert into {{ feed }} ({{ feed_cols | join(', ') }})
-          select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`, cast({{ batch_id | int }} as bigint)
+          select {% for c in key + attrs_out %}{{ q(c) }}, {% endfor %}`_pdelta_before`, `_pdelta_type`,
+                 cast({{ batch_id | int }} as bigint)
           from {{ stage }}
         {%- endcall -%}
         {%- do applied['statements'].append('append_feed') -%}
@@ -362,15 +389,20 @@
             (staged_declaration if retry and staged_declaration else none)
             or (declared if blog['declaration'] is none or adapt or columns else none), table=versioned) -%}
       {%- set described = [] -%}
-      {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}{%- do described.append(t ~ ' ' ~ counts[t]) -%}{%- endfor -%}
+      {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}
+        {%- do described.append(t ~ ' ' ~ counts[t]) -%}
+      {%- endfor -%}
       {%- set written = [] -%}
-      {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}{%- do written.append(k ~ ' ' ~ v) -%}{%- endfor -%}
+      {%- for k, v in applied['rows_written'].items() if k in ['inserted', 'updated', 'deleted', 'copied'] -%}
+        {%- do written.append(k ~ ' ' ~ v) -%}
+      {%- endfor -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '')
              ~ (' (' ~ ('diff plan, adapted to the new declaration' ~ ('; ' ~ pdelta.adapted_columns_phrase(columns)
                                                                        if columns else '')
                         if adapt or columns else refresh_opts['plan'] ~ ' plan') ~ ')'
                 if not retry and not rebuilt else '')
-             ~ (' (rebuilt and diffed: ' ~ pdelta.rebuild_reason(choice) ~ ')' if rebuilt else '') ~ ': ' ~ (described | join(', ') if described else 'no effective change')
+             ~ (' (rebuilt and diffed: ' ~ pdelta.rebuild_reason(choice) ~ ')' if rebuilt else '') ~ ': '
+             ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
   {%- endif -%}

@@ -38,7 +38,8 @@
         'columns': declared_columns, 'snapshot': none if snapshot is none else snapshot | string}) -%}
   {%- set changed = [] if full else pdelta.table_declaration_differences(blog['declaration'], declared) -%}
   {%- if pdelta.rebuild_on_declaration_change(changed, 'mirror ' ~ model.name ~ ': its feed changed since the mirror'
-        ~ ' was built', 'rebuilt in full from the snapshot and the whole feed', 'rebuild it from the feed as it is now') -%}
+        ~ ' was built', 'rebuilt in full from the snapshot and the whole feed',
+        'rebuild it from the feed as it is now') -%}
     {%- set full = true -%}
   {%- endif -%}
   {#- the bound, and the feed contract on the rows this run consumes (macros/engine/feed_checks.sql),
@@ -64,7 +65,9 @@
   {%- set bad_aliases = [] -%}
   {%- if checked and not retry -%}
     {%- set violations = pdelta.feed_contract_violations(inputs, {} if full else blog['positions'], contract_opts) -%}
-    {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract('mirror ' ~ model.name, violations), contract_opts) -%}
+    {%- set bad_aliases = pdelta.exclude_bad_rows(inputs,
+                                                  pdelta.enforce_feed_contract('mirror ' ~ model.name, violations),
+                                                  contract_opts) -%}
   {%- endif -%}
   {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}
@@ -74,21 +77,27 @@
     {%- do pdelta.assert_contract(rebuild_sql) -%}
     {%- set batch_id = 0 if blog is none else blog['last'] + 1 -%}
     {%- set started = pdelta.mark_full_build_started(batches, batch_id, 'empty' if blog is none else blog) -%}
-    {%- if bad_aliases -%}{%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}{%- endif -%}
+    {%- if bad_aliases -%}
+      {%- do pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
+    {%- endif -%}
     {%- for st in pdelta.create_target_statements(target, rebuild_sql, m['key'], opts) -%}
       {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
     {%- endfor -%}
-    {%- do pdelta.record_batch(batches, batch_id, {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, declaration=declared,
+    {%- do pdelta.record_batch(batches, batch_id,
+          {'changes': {'changes': changes, 'lo': none, 'hi': hi, 'position': inputs['changes'].get('position')}}, {},
+          'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, declaration=declared,
           table=versioned) -%}
     {{ log('pdelta: mirror ' ~ model.name ~ ' built in full, batch ' ~ batch_id, info=true) }}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- if retry -%}
       {%- set ranges = pdelta.staged_ranges(stage, staged) -%}
-      {{ log('pdelta: mirror ' ~ model.name ~ ': batch ' ~ batch_id ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
+      {{ log('pdelta: mirror ' ~ model.name ~ ': batch ' ~ batch_id
+             ~ ' was staged but not committed by an earlier run; applying it again', info=true) }}
     {%- else -%}
       {%- if hi is none or (lo is not none and hi <= lo) -%}{%- set hi = lo -%}{%- endif -%}
-      {%- set ranges = {'changes': {'changes': changes, 'lo': lo, 'hi': hi, 'position': inputs['changes'].get('position')}} -%}
+      {%- set ranges = {'changes': {'changes': changes, 'lo': lo, 'hi': hi,
+                                    'position': inputs['changes'].get('position')}} -%}
     {%- endif -%}
     {%- set r = ranges['changes'] -%}
     {%- if not retry and (r['hi'] is none or (r['lo'] is not none and r['hi'] <= r['lo'])) -%}
@@ -98,17 +107,21 @@
       {%- if not retry -%}
         {%- if bad_aliases -%}
           {%- do inputs['changes'].update({'hi': r['hi']}) -%}
-          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs, bad_aliases) -%}
-          {{ log('pdelta: mirror ' ~ model.name ~ ': quarantined ' ~ quarantined ~ ' feed row(s) breaking the feed contract into '
+          {%- set quarantined = pdelta.quarantine_bad_rows(pdelta.meta_relation(this, 'quarantine'), batch_id, inputs,
+                                                           bad_aliases) -%}
+          {{ log('pdelta: mirror ' ~ model.name ~ ': quarantined ' ~ quarantined
+                 ~ ' feed row(s) breaking the feed contract into '
                  ~ pdelta.meta_relation(this, 'quarantine'), info=true) }}
         {%- endif -%}
         {%- set net_sql -%}
           with feed as (
-            {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'], r['lo'], r['hi'], exclude) }}
+            {{ pdelta.feed_range_sql(changes, m['key'] + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'],
+                                     r['lo'], r['hi'], exclude) }}
           ), net as (
             {{ pdelta.net_effect_sql('feed', m['key'], attrs) }}
           )
-          select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
+          select {% for k in m['key'] %}{{ q(k) }}, {% endfor %}
+                 {% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}, {% endfor %}`_pdelta_type`
           from net where `_pdelta_type` is not null
         {%- endset -%}
         {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges), net_sql, [changes]) -%}
@@ -117,14 +130,16 @@
       {%- set summary = pdelta.staged_summary(stage, m['key'], name=model.name,
                                               key_type=(key_type + [none])[0] if opts['prune'] else none) -%}
       {%- set counts = summary['counts'] -%}
-      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name, (key_type + ['string'])[0],
-                                            summary['range_var'], summary['keys_listed']) -%}
+      {%- set applied = pdelta.apply_changes(target, stage, m['key'], attrs, counts, opts, retry, model.name,
+                                            (key_type + ['string'])[0], summary['range_var'],
+                                            summary['keys_listed']) -%}
       {%- do applied.update({'statements': summary['statements'] + applied['statements']}) -%}
       {#- a mirror built before its columns were kept takes the ones it runs now as its own -#}
       {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'incremental', applied, retry, blog,
             declaration=declared if blog['declaration'] is none else none,
             table=versioned) -%}
-      {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': ' ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
+      {{ log('pdelta: mirror ' ~ model.name ~ ' batch ' ~ batch_id ~ (' (retry)' if retry else '') ~ ': '
+             ~ (counts if counts else 'no effective change') ~ ' -> ' ~ applied['strategy'], info=true) }}
     {%- endif -%}
   {%- endif -%}
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged;

@@ -12,7 +12,8 @@
   {%- set parts = [] -%}
   {%- if execute -%}
     {%- set logs = [] -%}
-    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.config.materialized in ['dimension_view', 'mirror', 'capture']
+    {%- for node in graph.nodes.values() if node.resource_type == 'model'
+          and node.config.materialized in ['dimension_view', 'mirror', 'capture']
           and node.package_name == project_name -%}
       {%- set rel = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
       {%- set batches = none if rel is none else pdelta.meta_relation(rel, 'batches') -%}
@@ -42,9 +43,12 @@
       {%- set scanned = pdelta._fold_log_rows(rows_of.get(loop.index0, []))['state'] -%}
       {%- if tojson(log['kept'], sort_keys=true) != tojson(scanned, sort_keys=true) -%}
         {%- do parts.append('select ' ~ pdelta.sql_literal(log['model']) ~ ' as model, '
-              ~ pdelta.sql_literal(tojson(log['kept'])) ~ ' as kept, ' ~ pdelta.sql_literal(tojson(scanned)) ~ ' as scanned') -%}
+              ~ pdelta.sql_literal(tojson(log['kept'])) ~ ' as kept, '
+              ~ pdelta.sql_literal(tojson(scanned)) ~ ' as scanned') -%}
       {%- endif -%}
     {%- endfor -%}
   {%- endif -%}
-  {{ return(parts | join('\nunion all\n') if parts else 'select cast(null as string) as model, cast(null as string) as kept, cast(null as string) as scanned where false') }}
+  {{ return(parts | join('\nunion all\n') if parts
+            else 'select cast(null as string) as model, cast(null as string) as kept,'
+                 ~ ' cast(null as string) as scanned where false') }}
 {% endmacro %}
