@@ -43,12 +43,18 @@ def integration_deps() -> Path:
     return INTEGRATION
 
 
+# the session setting of Delta's Kernel reader (macros/engine/delta_reader.sql), and the statements that
+# switch it on and back
+READER_SETTING = "spark.databricks.delta.v2.enableMode"
+SWITCH_ON, SWITCH_OFF = f"set {READER_SETTING} = STRICT", f"reset {READER_SETTING}"
+
+
 def kernel_rows(spark, sql: str) -> list:
     """The rows of `sql`, a query that reads Delta tables (no view) and writes none, through Delta's
     Kernel reader, as a refresh's reading statements read them: a table a refresh just committed to
     has a version that the classic reader would first rebuild with Spark jobs."""
-    spark.sql("set spark.databricks.delta.v2.enableMode = STRICT")
+    spark.sql(SWITCH_ON)
     try:
         return spark.sql(sql).collect()
     finally:
-        spark.sql("reset spark.databricks.delta.v2.enableMode")
+        spark.sql(SWITCH_OFF)

@@ -16,7 +16,7 @@ import pytest
 from pdelta.cli import describe_cost_choice, explain_next_refresh
 from pdelta.project import target_folder
 from pdelta.statements import statement_text
-from pdelta_env import integration_deps, use_local_target
+from pdelta_env import READER_SETTING, SWITCH_OFF, SWITCH_ON, integration_deps, use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_costs"
@@ -31,9 +31,6 @@ READER = "paper_d_over_diff"
 READER_COSTS = {"v": 1, "refresh": [[1, 0.25], [2, 0.25]], "rebuild": [[None, 50.0]]}
 # one refresh size timed: the learned model extrapolates from the rebuild's cost per view row
 ONE_REFRESH_SIZE = {"v": 1, "refresh": [[1, 0.5]], "rebuild": [[None, 100.0]]}
-# the session setting of Delta's Kernel reader, and the statements that switch it on and back
-READER_SETTING = "spark.databricks.delta.v2.enableMode"
-SWITCH_ON, SWITCH_OFF = f"set {READER_SETTING} = STRICT", f"reset {READER_SETTING}"
 
 
 @pytest.fixture(scope="module")

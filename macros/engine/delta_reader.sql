@@ -61,7 +61,7 @@
 
 {% macro spark__kernel_reads_reset() %}
   {%- if pdelta.delta_reader() == 'kernel' or var('pdelta_delta_reader', 'kernel') == 'kernel' -%}
-    {%- call statement('delta_reader') -%}reset spark.databricks.delta.v2.enableMode{%- endcall -%}
+    {%- do pdelta.kernel_reads_off(true) -%}
   {%- endif -%}
 {% endmacro %}
 
