@@ -13,7 +13,9 @@ statements the test sees as dbt sends them (dbt's SQLQuery events, before each r
   2. a state that lags: a step's feed rows appended, the states left behind: both views equal the
      recomputation from the feeds (the relation after the rows consumed), and say the state lags
      (a state in step with its feed is read pinned alone: no view says so in 3); `pdelta explain`
-     says beforehand which states lag (both in 2, neither before 3);
+     says beforehand which states lag (both in 2, neither before 3); then, the states lagging by the
+     next step, a run of the diff plan's view stopped right after its stage leaves the lag check's
+     marker rows in it (lag_guard), and the next run computes that batch afresh instead of applying it;
   3. a writer that commits while a refresh runs, feed first: in each view, after its statement that
      freezes the feeds, the writer appends a change of every address and every customer to the
      feeds, then to the states; each view ends equal to its recomputation at its bound, and the
@@ -38,6 +40,7 @@ from pathlib import Path
 
 import pytest
 
+from apply.killer import SESSION_SETTING
 from contract.delta_project import RELS, append_feed_rows, create_feeds, parsed_runner, publish_states, write_project
 from contract.mutations import CITIES, World
 from contract.project import rel_name, view_model, view_sql
@@ -108,6 +111,8 @@ def comp(tmp_path_factory):
     def publish() -> None:
         publish_states(spark, SCHEMA, CASE, world)
 
+    # the run stopped by the test: in model `node`, at the first statement after its stage (the stage's summary)
+    stop = {"node": None, "staged": False}
     lag_notes: list[str] = []  # pdelta's log lines of the current run saying a state lags its feed
     wait_notes: list[str] = []  # and those saying a view waits for a state's feed rows
 
@@ -116,6 +121,13 @@ def comp(tmp_path_factory):
             lag_notes.append(msg.info.msg)
         if msg.info.name == "JinjaLogInfo" and "waiting, nothing written" in msg.info.msg:
             wait_notes.append(msg.info.msg)
+        if msg.info.name == "SQLQuery" and stop["node"] == msg.data.node_info.node_name:
+            text = statement_text(msg.data.sql).lower()
+            if text.startswith("create table") and "__pdelta_stage using" in text:
+                stop["staged"] = True
+            elif stop["staged"] and not SESSION_SETTING.match(text):
+                stop.update(node=None, staged=False)
+                raise RuntimeError("stopped by the test after the stage")
         if msg.info.name != "SQLQuery" or not race["on"]:
             return
         node = msg.data.node_info.node_name
@@ -176,6 +188,19 @@ def comp(tmp_path_factory):
         dbt_run()
         out["lagging"] = views()
         out["lagging_notes"] = list(lag_notes)
+        # 2b: the states catch up with what was consumed, then lag again by a step more in the feeds; the
+        # diff plan's run stopped right after its stage, before anything read it: the stage holds the lag
+        # check's marker rows (lag_guard), and the next run drops it and computes its batch afresh, never
+        # applying it
+        publish()
+        append(world.step(n_c=(3, 4), n_a=(2, 2)))
+        stop.update(node=VIEWS["diff"], staged=False)
+        out["stopped"] = dbt_run(failing_ok=True)[VIEWS["diff"]]
+        out["marked_stage"] = spark.sql(f"select count(*) from {SCHEMA}.{VIEWS['diff']}__pdelta_stage "
+                                        "where `_pdelta_type` = 'lagging'").collect()[0][0]
+        dbt_run()
+        out["after_stop"] = views()
+        out["after_stop_notes"] = list(lag_notes)
         # 3: the states catch up, a step lands in step; a writer commits while each view refreshes
         publish()
         append(world.step())
@@ -254,6 +279,18 @@ def test_a_state_that_lags_its_feed_reads_as_the_relation_after_the_rows_consume
     assert comp["lagging_explained"] == {alias: (True, True) for alias in comp["lagging_explained"]}, comp
     assert comp["in_step_explained"] == {alias: (True, False) for alias in comp["in_step_explained"]}, comp
     assert len(comp["lagging_explained"]) == 2, comp["lagging_explained"]
+
+
+@pytest.mark.spark
+def test_a_stage_from_a_lagging_state_left_by_a_stopped_run_is_never_applied(comp):
+    """the diff plan checks the lag in its stage's own statement (lag_guard): a run stopped right after it
+    leaves marker rows there, and the next run computes the batch afresh instead of applying that stage"""
+    status, message = comp["stopped"]
+    assert status != "success" and "stopped by the test" in message, comp["stopped"]
+    assert comp["marked_stage"] > 0, "the stage of a batch read from lagging states holds no marker row"
+    for plan, (got, expected) in comp["after_stop"].items():
+        assert got == expected, f"{plan} plan, after the stopped run"
+    assert [n for n in comp["after_stop_notes"] if "computing it afresh" in n], comp["after_stop_notes"]
 
 
 @pytest.mark.spark

@@ -53,6 +53,12 @@
     {%- do values.append("'n_" ~ t ~ "', coalesce(sum(`_pdelta_n_" ~ t ~ "`), 0)") -%}
     {%- do read.append(var ~ '.n_' ~ t) -%}
   {%- endfor -%}
+  {#- marker rows of a guarded stage (lag_guard): counted, so that a stage holding any is staged again -#}
+  {%- do fields.append('lagging: bigint') -%}
+  {%- do per_key.append("count_if(`_pdelta_type` = " ~ pdelta.sql_literal(pdelta.lag_marker_type())
+                        ~ ") as `_pdelta_lagging`") -%}
+  {%- do values.append("'lagging', coalesce(sum(`_pdelta_lagging`), 0)") -%}
+  {%- do read.append(var ~ '.lagging') -%}
   {%- set limit = pdelta.key_list_limit() -%}
   {%- set lists_keys = key | length == 1 and limit > 0 -%}
   {%- if lists_keys -%}

@@ -54,27 +54,74 @@
   {%- set has_keys = [] -%}
   {%- set replacement_keys = pdelta.replacement_key_queries(view, inputs, target, adapt, held_as) -%}
   {#- leaves first: the reverse of the join order puts every child before its parent -#}
+  {%- set root = view['root'] -%}
   {%- for alias in view['order'] | reverse -%}
     {%- set r = rels[alias] -%}
     {%- set parts = [] -%}
     {%- set reads = [] -%}
-    {%- if alias in pending -%}
-      {%- do parts.append('select ' ~ pdelta._cols(r['key']) ~ ' from ('
-            ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'], inputs[alias].get('exclude')) ~ ') as f') -%}
+    {%- set feed_keys = none -%}
+    {%- if alias in pending and inputs[alias].get('feed_rows_term') -%}
+      {#- the same feed rows as the lag check's term (lag_guard): the feed read once for both -#}
+      {%- set feed_keys = 'select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ inputs[alias]['feed_rows_term'] -%}
+      {%- do reads.append(inputs[alias]['feed_rows_term']) -%}
+    {%- elif alias in pending -%}
+      {%- set feed_keys = 'select ' ~ pdelta._cols(r['key']) ~ ' from ('
+            ~ pdelta.feed_range_sql(inputs[alias]['changes'], r['key'], inputs[alias]['lo'], inputs[alias]['hi'],
+                                    inputs[alias].get('exclude')) ~ ') as f' -%}
     {%- endif -%}
-    {%- if alias in adapt and adapt[alias]['disagree'] -%}
-      {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ pdelta.state_read(inputs[alias])
-            ~ ' as x where ' ~ adapt[alias]['disagree']) -%}
-    {%- endif -%}
-    {%- do parts.extend(replacement_keys.get(alias, [])) -%}
-    {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias and child in has_keys -%}
-      {%- set on = [] -%}
-      {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
-      {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from '
-            ~ pdelta.state_read(inputs[alias])
-            ~ ' as x left semi join ' ~ child ~ '__keys as c on ' ~ on | join(' and ')) -%}
-      {%- do reads.append(child ~ '__keys') -%}
+    {%- if feed_keys is not none -%}{%- do parts.append(feed_keys) -%}{%- endif -%}
+    {%- set children = [] -%}
+    {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias
+                                     and child in has_keys -%}
+      {%- do children.append(child) -%}
     {%- endfor -%}
+    {#- The state rows the batch reaches, in one read (`<alias>__reached`): those of its pending feed keys and
+        those joining a child's keys, each found by a broadcast existence join. Made where the plan reads the
+        state for them: a relation with children reached, and the root, whose rows v__new_rows starts from
+        (they are its affected rows). The keys term then takes their keys and the pending feed keys (a deleted
+        key has no row); the lag check (lag_guard) reads a state's rows there instead of reading it again.
+        A relation whose declaration a batch adapts, or that a replaced leaf's keys reach, keeps one semi-join
+        per part (below). -#}
+    {%- set reached = (children or alias == root) and (feed_keys is not none or children)
+                      and alias not in adapt and not replacement_keys.get(alias) -%}
+    {%- if reached -%}
+      {%- set found = [] -%}
+      {%- if feed_keys is not none -%}
+        {%- do found.append('exists (select /*+ BROADCAST(f) */ 1 from (' ~ feed_keys ~ ') as f where '
+                            ~ pdelta._key_join_on(r['key'], 'f', 'x') ~ ')') -%}
+      {%- endif -%}
+      {%- for child in children -%}
+        {%- set on = [] -%}
+        {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
+        {%- do found.append('exists (select /*+ BROADCAST(c) */ 1 from ' ~ child ~ '__keys as c where '
+                            ~ on | join(' and ') ~ ')') -%}
+        {%- do reads.append(child ~ '__keys') -%}
+      {%- endfor -%}
+      {#- shared: read by the keys term and by v__new_rows or the lag check (shared_cte) -#}
+      {%- do plan.append(pdelta.plan_term(alias ~ '__reached',
+            'diff: state rows of `' ~ alias ~ '` the batch reaches (its pending feed keys; rows joining a child\'s'
+            ~ ' keys)',
+            reads | list, 'select x.* from ' ~ pdelta.state_read(inputs[alias]) ~ ' as x where '
+                          ~ found | join('\n   or '), 'shared')) -%}
+      {%- set parts = ([feed_keys] if feed_keys is not none else [])
+                      + ['select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ alias ~ '__reached'] -%}
+      {%- set reads = ([inputs[alias]['feed_rows_term']] if inputs[alias].get('feed_rows_term') and alias in pending
+                       else []) + [alias ~ '__reached'] -%}
+    {%- else -%}
+      {%- if alias in adapt and adapt[alias]['disagree'] -%}
+        {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ pdelta.state_read(inputs[alias])
+              ~ ' as x where ' ~ adapt[alias]['disagree']) -%}
+      {%- endif -%}
+      {%- do parts.extend(replacement_keys.get(alias, [])) -%}
+      {%- for child in children -%}
+        {%- set on = [] -%}
+        {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
+        {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from '
+              ~ pdelta.state_read(inputs[alias])
+              ~ ' as x left semi join ' ~ child ~ '__keys as c on ' ~ on | join(' and ')) -%}
+        {%- do reads.append(child ~ '__keys') -%}
+      {%- endfor -%}
+    {%- endif -%}
     {%- if parts -%}
       {%- do has_keys.append(alias) -%}
       {%- do plan.append(pdelta.plan_term(alias ~ '__keys',
@@ -103,13 +150,18 @@
   {%- for k in root_key -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
   {%- set states = {} -%}
   {%- for alias in view['order'] -%}{%- do states.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
-  {%- set affected_root = 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], states[root])
-                          ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
+  {#- the root's reached rows are its affected rows: every root key of v__affected is a pending feed key
+      (whose state row, if any, is reached) or the key of a reached row -#}
+  {%- set root_reached = (root ~ '__reached') in (plan | map(attribute='name') | list) -%}
+  {%- set affected_root = pdelta._relation_rows(rels[root], root ~ '__reached') if root_reached
+                          else 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], states[root])
+                               ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
   {%- set new_rows -%}
     select {% for o in view['output'] %}{{ q(o[1] ~ '__' ~ o[2]) }} as {{ q(o[0]) }}{% if not loop.last %}, {% endif %}{% endfor %}
     from ({{ pdelta._joined_down(view, states, affected_root, view['order'][1:], 'BROADCAST(k)') }}) as j
   {%- endset -%}
-  {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states', ['v__affected'], new_rows)) -%}
+  {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states',
+                                      [root ~ '__reached' if root_reached else 'v__affected'], new_rows)) -%}
 
   {%- set held = [] -%}
   {%- set compared = [] -%}

@@ -140,18 +140,28 @@
             phrase ~ ' (pdelta_state_ahead: ' ~ refresh_opts['state_ahead'] ~ ')') -%}
     {%- endfor -%}
   {%- endif -%}
-  {#- users' states that lag their feeds on the batch's keys are read compensated, the others pinned alone,
-      as the run decides (one statement) before the plan is built -#}
+  {#- users' states that lag their feeds on the batch's keys are read compensated, the others pinned alone.
+      The run's diff plan checks that in its stage (lag_guard) and stages again with the lagging ones
+      compensated; explain runs the check on its own to say which lag, and shows the plan the run ends with:
+      the guarded one when none lags -#}
+  {%- set guard = pdelta.lag_guard(inputs, pending) if plan_kind == 'diff' and built and not no_refresh else none -%}
   {%- if built and not no_refresh -%}
     {%- do pdelta.explain_progress("which users' states lag their feeds") -%}
-    {%- for alias in pdelta.keep_compensation_where_lagging(inputs, pending) -%}
+    {%- do pdelta.lag_guard_restore(inputs, guard) -%}
+    {%- set lagging = pdelta.keep_compensation_where_lagging(inputs, pending) -%}
+    {%- for alias in lagging -%}
       {%- do ranges[alias].update({'state_lags': true}) -%}
     {%- endfor -%}
+    {%- if lagging -%}{%- set guard = none -%}{%- endif -%}
   {%- endif -%}
   {%- if plan_kind == 'diff' -%}
     {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as)
                    if (pending or adapt) and not no_refresh else [] -%}
-    {%- set changes_sql = pdelta.plan_statement(plan, 'v__changes') if plan else '' -%}
+    {%- set guarded = pdelta.lag_guarded_plan(plan, 'v__changes', guard if plan else none,
+                                              view['key'] + attrs_out + ['_pdelta_before', '_pdelta_type'],
+                                              inputs) -%}
+    {%- set plan = guarded['plan'] -%}
+    {%- set changes_sql = pdelta.plan_statement(plan, guarded['final']) if plan else '' -%}
   {%- else -%}
     {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
     {%- set plan = pdelta.refresh_plan(view, inputs) -%}

@@ -33,7 +33,8 @@
 
 {#- change_counts and, with `key`, the type of the first key column (what the apply's key-range
     variable is declared with), in one query: {counts, key_type (none without key or rows),
-    keys: distinct keys, range_var: none, keys_listed: false, statements: []}; with `check`, a batch
+    keys: distinct keys, range_var: none, keys_listed: false, statements: [], lagging: the marker rows of a
+    guarded stage (lag_guard), left out of counts}; with `check`, a batch
     with more changes than keys stops the run. Given `name` and the key's type `key_type`, the
     summary and the key range come from one scan into the variable the apply reads
     (batch_summary_statements): range_var names it, keys_listed says it also lists every key of
@@ -51,13 +52,14 @@
     {%- for t in pdelta.delta_model()['six_sets'] -%}
       {%- if row[loop.index + 1] -%}{%- do out['counts'].update({t: row[loop.index + 1] | int}) -%}{%- endif -%}
     {%- endfor -%}
-    {%- if (out['counts'].values() | sum) != row[1] | int -%}
+    {%- set lagging = row[(pdelta.delta_model()['six_sets'] | length) + 2] | int -%}
+    {%- if (out['counts'].values() | sum) + lagging != row[1] | int -%}
       {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (out['counts'].values() | sum)
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
     {#- rows, not keys: key_list holds the keys of the batch's limit + 1 smallest rows (a key the
         batch changes twice counts twice), so only a batch of at most limit rows is listed whole -#}
-    {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'],
+    {%- do out.update({'key_type': key_type, 'keys': row[0] | int, 'range_var': summary['var'], 'lagging': lagging,
                        'keys_listed': summary['lists_keys'] and row[1] | int <= pdelta.key_list_limit(),
                        'statements': ['declare_batch_summary', 'set_batch_summary']}) -%}
   {%- else -%}
@@ -71,7 +73,8 @@
       {%- do out['counts'].update({row[0]: row[1] | int}) -%}
       {%- if row[2] is not none -%}{%- do types.append(row[2]) -%}{%- endif -%}
     {%- endfor -%}
-    {%- do out.update({'key_type': types[0] if types else none, 'keys': out['counts'].pop('__keys') if key else none}) -%}
+    {%- do out.update({'key_type': types[0] if types else none, 'keys': out['counts'].pop('__keys') if key else none,
+                       'lagging': out['counts'].pop(pdelta.lag_marker_type(), 0)}) -%}
   {%- endif -%}
   {%- if check and key and out['keys'] != out['counts'].values() | sum -%}
     {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (out['counts'].values() | sum) ~ " changes for " ~ out['keys'] ~ " keys: a batch must hold one change per key; nothing was applied") }}

@@ -215,39 +215,60 @@
 
 {#- Which users' states actually lag their feeds in this refresh's ranges: one statement over every
     input marked `compensate` with feed rows in (lo, hi] (`aliases`: those the caller asks about)
-    counts the keys whose pinned row is not the image of their last feed row there (present with
-    other carried values, absent where the feed says present, present where it says deleted). An
-    input whose state agrees on every such key reads the pinned version alone (its `compensate`
+    counts the keys whose pinned row is not the image of their last feed row there (lag_check_terms).
+    An input whose state agrees on every such key reads the pinned version alone (its `compensate`
     dropped): compensation costs a read of the state per statement that reads it, this check one.
-    Each feed's rows in the range are read once (a shared CTE, shared_cte) for its images and keys.
-    Each state is read only at the batch's keys (_state_at_keys: the keys broadcast, the state never
-    shuffled): a left join of the images with the whole state shuffles every row of it, 8.0–8.6 s of a
-    24–27 s refresh at 10M rows, 0.1 % (about even at 1M, where Delta's job per extra scan, ~0.2 s,
-    weighs as much as the shuffle). Returns the lagging aliases. -#}
+    The diff plan's stage carries the same check instead of a statement of its own (lag_guard).
+    Returns the lagging aliases. -#}
 {% macro keep_compensation_where_lagging(inputs, aliases) %}
-  {%- set parts = [] -%}
-  {%- set feeds = [] -%}
-  {%- for alias in aliases -%}
-    {%- set inp = inputs[alias] -%}
-    {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
-      {#- the feed rows read once, for both the images and the keys that pick the state's rows -#}
-      {%- set feed_rows = pdelta._last_feed_images(inp)['feed_rows'] -%}
-      {%- do feeds.append(alias ~ '__lag_feed as (' ~ pdelta.shared_cte(feed_rows) ~ ')') -%}
-      {%- set last = pdelta._last_feed_images(inp, rows='select * from ' ~ alias ~ '__lag_feed') -%}
-      {%- set beside = pdelta._images_beside_state(last, pdelta._pinned_state(inp), inp['compensate']['key']) -%}
-      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from ' ~ beside
-            ~ ' where ' ~ last['disagrees']) -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {%- if not parts -%}{{ return([]) }}{%- endif -%}
+  {%- set terms = pdelta.lag_check_terms(inputs, aliases) -%}
+  {%- if not terms -%}{{ return([]) }}{%- endif -%}
   {%- set lagging = [] -%}
-  {%- set check = 'with ' ~ feeds | join(',\n') ~ '\n' ~ parts | join(' union all ') -%}
+  {%- set check = pdelta.plan_statement(terms, 'v__lagging') -%}
   {%- for row in pdelta.read_query(check, pdelta.input_relations(inputs, aliases)).rows -%}
     {%- if row[1] | int > 0 -%}{%- do lagging.append(row[0]) -%}
     {%- else -%}{%- do inputs[row[0]].update({'compensate': none}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(lagging) }}
+{% endmacro %}
+
+{#- The lag check as plan terms (plan_term records; none when no input in `aliases` is marked
+    `compensate` with feed rows in (lo, hi]): per such input `<alias>__lag_feed`, its feed rows in the
+    range (shared: read once for both the images and the keys that pick the state's rows), and
+    `v__lagging`, one row per input (a: alias, n: how many keys of the batch its pinned state does not
+    hold as their last feed image leaves them: present with other carried values, absent where the feed
+    says present, present where it says deleted). Each state is read only at the batch's keys
+    (_state_at_keys: the keys broadcast, the state never shuffled): a left join of the images with the
+    whole state shuffles every row of it, 8.0–8.6 s of a 24–27 s refresh at 10M rows, 0.1 % (about even
+    at 1M, where Delta's job per extra scan, ~0.2 s, weighs as much as the shuffle). `reached`: alias -> a term
+    of the plan that holds the pinned state's rows at least at the batch's feed keys (the diff plan's
+    `<alias>__reached`), read there instead of the state. -#}
+{% macro lag_check_terms(inputs, aliases, reached=none) %}
+  {%- set terms = [] -%}
+  {%- set parts = [] -%}
+  {%- set feeds = [] -%}
+  {%- for alias in aliases -%}
+    {%- set inp = inputs[alias] -%}
+    {%- if inp.get('compensate') and inp.get('hi') is not none and (inp.get('lo') is none or inp['hi'] > inp['lo']) -%}
+      {%- do feeds.append(alias ~ '__lag_feed') -%}
+      {%- do terms.append(pdelta.plan_term(alias ~ '__lag_feed', 'SWEEP (DESIGN §4): the feed rows of `' ~ alias
+            ~ '` in the batch\'s range, for its state\'s lag check', [],
+            pdelta._last_feed_images(inp)['feed_rows'], 'shared')) -%}
+      {%- set last = pdelta._last_feed_images(inp, rows='select * from ' ~ alias ~ '__lag_feed') -%}
+      {%- set beside = '(' ~ last['images'] ~ ') as l left join ' ~ reached[alias] ~ ' as s on ' ~ last['on']
+                       if alias in (reached or {})
+                       else pdelta._images_beside_state(last, pdelta._pinned_state(inp), inp['compensate']['key']) -%}
+      {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from ' ~ beside
+            ~ ' where ' ~ last['disagrees']) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if not parts -%}{{ return([]) }}{%- endif -%}
+  {%- set lagging_reads = feeds + (reached or {}).values() | list -%}
+  {%- do terms.append(pdelta.plan_term('v__lagging', 'SWEEP (DESIGN §4): per user\'s state, the keys of the batch'
+        ~ ' its pinned version does not hold as their last feed row leaves them', lagging_reads,
+        parts | join('\nunion all\n'))) -%}
+  {{ return(terms) }}
 {% endmacro %}
 
 {#- The view's full SELECT over its states as this refresh reads them (state_read): what a full build

@@ -52,6 +52,14 @@
       is current -#}
   {%- set staged = pdelta.staged_batch(stage) -%}
   {%- set blog = pdelta.batch_log_state(batches, staged) if pdelta.relation_exists(batches) else none -%}
+  {#- a batch staged from a state that lags its feed, by a run stopped before it staged it again (lag_guard):
+      never applied; the run computes its batch afresh -#}
+  {%- if staged is not none and blog is not none and staged['batch_id'] == blog['last'] + 1
+        and pdelta.marked_stage_dropped(stage) -%}
+    {{ log('pdelta: ' ~ model.name ~ ': batch ' ~ staged['batch_id'] ~ ' was staged from a state that lags its feed'
+           ~ ' by a run that stopped before staging it again; computing it afresh', info=true) }}
+    {%- set staged = none -%}
+  {%- endif -%}
   {#- Freeze each input's upper bound before reading any input: rows that land later belong
       to the next refresh. Users' feeds are read below (scan_inputs), once it is known what the
       run needs of them: a retry nothing, a full build their bounds, a refresh their bounds and
@@ -114,7 +122,7 @@
                                              blog['declaration'] if blog is not none else none, declared) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
-  {%- set run_state = namespace(full=false, waiting=false) -%}
+  {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none) -%}
 
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}
@@ -265,25 +273,49 @@
                  ~ ' feed row(s) breaking the feed contract (pdelta_bad_rows: quarantine) into '
                  ~ pdelta.meta_relation(this, 'quarantine') ~ ' with batch ' ~ batch_id, info=true) }}
         {%- endif -%}
-        {#- a user's state read pinned alone unless it lags its feed for a key of the batch (one statement) -#}
-        {%- set lagging = pdelta.keep_compensation_where_lagging(inputs, pending) -%}
+        {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
+        {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules'
+                        and not adapt and not columns -%}
+        {%- set staging = (pending or adapt) and not run_state.waiting -%}
+        {#- a user's state read pinned alone unless it lags its feed for a key of the batch: the diff plan's
+            stage checks that itself (lag_guard), the other plans in a statement first -#}
+        {%- set guarded = staging and choice['mode'] != 'rebuild' and not rules -%}
+        {%- set run_state.guard = pdelta.lag_guard(inputs, pending) if guarded else none -%}
+        {%- set lagging = [] if guarded else pdelta.keep_compensation_where_lagging(inputs, pending) -%}
         {%- if lagging -%}
           {{ log('pdelta: ' ~ model.name ~ ': the state of ' ~ lagging | join(', ') ~ ' lags its feed; read with the'
                  ~ ' batch\'s keys from their feed rows', info=true) }}
         {%- endif -%}
-        {%- if (pending or adapt) and not run_state.waiting -%}
-          {#- the rules plan has no term for a changed predicate: an adapting batch runs the diff plan -#}
-          {%- set rules = choice['mode'] != 'rebuild' and refresh_opts['plan'] == 'rules'
-                          and not adapt and not columns -%}
+        {%- if staging -%}
           {%- if choice['mode'] == 'rebuild' -%}
             {#- `pdelta_rebuild_feed: diff`: the batch is the difference between the full SELECT
                 and the view, so the feed stays an exact, complete change feed -#}
             {%- set changes_sql = pdelta.rebuild_diff_sql(target, pdelta.pinned_full_select(view, inputs, sql),
                                                            key, attrs_out) -%}
           {%- elif not rules -%}
-            {#- the diff plan: one statement, the rows the batch reaches recomputed and compared -#}
-            {%- set changes_sql = pdelta.plan_statement(pdelta.diff_plan(view, inputs, target, pending, adapt),
-                                                        'v__changes') -%}
+            {#- the diff plan: one statement, the rows the batch reaches recomputed and compared, and the lag
+                check (lag_guard); staged again, the lagging states compensated, when the check finds any -#}
+            {%- set stage_columns = key + attrs_out + ['_pdelta_before', '_pdelta_type'] -%}
+            {%- for attempt in range(2) -%}
+              {%- if attempt == 0 or run_state.guard_failed -%}
+                {%- set guarded_plan = pdelta.lag_guarded_plan(pdelta.diff_plan(view, inputs, target, pending, adapt),
+                                                               'v__changes', run_state.guard, stage_columns,
+                                                               inputs) -%}
+                {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, declared if adapt or columns
+                                                                                            else none),
+                                           pdelta.plan_statement(guarded_plan['plan'], guarded_plan['final']),
+                                           pdelta.input_relations(inputs) + [target]) -%}
+                {%- set run_state.summary = pdelta.staged_summary(stage, key, check=false, name=model.name,
+                      key_type=blog['key_type'] if opts['prune'] else none) -%}
+                {%- set lagging = pdelta.lag_guard_failed(inputs, run_state.guard, run_state.summary) -%}
+                {%- set run_state.guard_failed = lagging is not none -%}
+                {%- if lagging is not none -%}
+                  {%- set run_state.guard = none -%}
+                  {{ log('pdelta: ' ~ model.name ~ ': the state of ' ~ lagging | join(', ') ~ ' lags its feed;'
+                         ~ ' staging the batch again with their batch\'s keys read from their feed rows', info=true) }}
+                {%- endif -%}
+              {%- endif -%}
+            {%- endfor -%}
           {%- else -%}
             {%- for alias in view['order'] -%}
               {%- do inputs[alias].update({'columns': pdelta.state_columns(inputs[alias]['state'])}) -%}
@@ -293,9 +325,11 @@
             {%- do pdelta.drop_plan(plan, target, check_first=true, cached=true) -%}
             {%- set changes_sql = pdelta.run_plan(plan, prefix ~ 'v__effective', pdelta.input_relations(inputs)) -%}
           {%- endif -%}
-          {%- set stage_declaration = declared if adapt or columns else none -%}
-          {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, stage_declaration), changes_sql,
-                                     pdelta.input_relations(inputs) + [target]) -%}
+          {%- if rules or choice['mode'] == 'rebuild' -%}
+            {%- set stage_declaration = declared if adapt or columns else none -%}
+            {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, stage_declaration), changes_sql,
+                                       pdelta.input_relations(inputs) + [target]) -%}
+          {%- endif -%}
           {%- if rules -%}{%- do pdelta.drop_plan(plan, target) -%}{%- endif -%}
         {%- endif -%}
       {%- endif -%}
@@ -319,8 +353,14 @@
       {#- the counts per set, and the type of the view's first key column for the key-range variable -#}
       {#- one scan of the stage when the key's type is known from an earlier refresh; into the
           key-range variable only when the apply prunes by it (else one plain query) -#}
-      {%- set summary = pdelta.staged_summary(stage, key, check=false, name=model.name,
-                                              key_type=blog['key_type'] if opts['prune'] else none) -%}
+      {%- set summary = run_state.summary or pdelta.staged_summary(stage, key, check=false, name=model.name,
+                                                                   key_type=blog['key_type'] if opts['prune']
+                                                                            else none) -%}
+      {%- if summary.get('lagging') -%}
+        {#- never reached: a marked stage is staged again (above) or dropped before a retry (marked_stage_dropped) -#}
+        {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': ' ~ stage ~ ' holds a batch computed from a'
+              ~ ' state that lags its feed; nothing was applied: run again') }}
+      {%- endif -%}
       {%- if summary['keys'] != summary['counts'].values() | sum -%}
         {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
             The stage goes, so that the run after the fix computes the batch afresh -#}
