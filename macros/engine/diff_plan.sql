@@ -79,8 +79,7 @@
         those joining a child's keys, each found by a broadcast existence join. Made where the plan reads the
         state for them: a relation with children reached, and the root, whose rows v__new_rows starts from
         (they are its affected rows). The keys term then takes their keys and the pending feed keys (a deleted
-        key has no row); the lag check (lag_guard) reads a state's rows there instead of reading it again.
-        A relation whose declaration a batch adapts, or that a replaced leaf's keys reach, keeps one semi-join
+        key has no row). A relation whose declaration a batch adapts, or that a replaced leaf's keys reach, keeps one semi-join
         per part (below). -#}
     {%- set reached = (children or alias == root) and (feed_keys is not none or children)
                       and alias not in adapt and not replacement_keys.get(alias) -%}

@@ -158,8 +158,7 @@
     {%- set plan = pdelta.diff_plan(view, inputs, this_rel, pending, adapt, held_as)
                    if (pending or adapt) and not no_refresh else [] -%}
     {%- set guarded = pdelta.lag_guarded_plan(plan, 'v__changes', guard if plan else none,
-                                              view['key'] + attrs_out + ['_pdelta_before', '_pdelta_type'],
-                                              inputs) -%}
+                                              view['key'] + attrs_out + ['_pdelta_before', '_pdelta_type']) -%}
     {%- set plan = guarded['plan'] -%}
     {%- set changes_sql = pdelta.plan_statement(plan, guarded['final']) if plan else '' -%}
   {%- else -%}

@@ -241,10 +241,8 @@
     says present, present where it says deleted). Each state is read only at the batch's keys
     (_state_at_keys: the keys broadcast, the state never shuffled): a left join of the images with the
     whole state shuffles every row of it, 8.0–8.6 s of a 24–27 s refresh at 10M rows, 0.1 % (about even
-    at 1M, where Delta's job per extra scan, ~0.2 s, weighs as much as the shuffle). `reached`: alias -> a term
-    of the plan that holds the pinned state's rows at least at the batch's feed keys (the diff plan's
-    `<alias>__reached`), read there instead of the state. -#}
-{% macro lag_check_terms(inputs, aliases, reached=none) %}
+    at 1M, where Delta's job per extra scan, ~0.2 s, weighs as much as the shuffle). -#}
+{% macro lag_check_terms(inputs, aliases) %}
   {%- set terms = [] -%}
   {%- set parts = [] -%}
   {%- set feeds = [] -%}
@@ -256,17 +254,14 @@
             ~ '` in the batch\'s range, for its state\'s lag check', [],
             pdelta._last_feed_images(inp)['feed_rows'], 'shared')) -%}
       {%- set last = pdelta._last_feed_images(inp, rows='select * from ' ~ alias ~ '__lag_feed') -%}
-      {%- set beside = '(' ~ last['images'] ~ ') as l left join ' ~ reached[alias] ~ ' as s on ' ~ last['on']
-                       if alias in (reached or {})
-                       else pdelta._images_beside_state(last, pdelta._pinned_state(inp), inp['compensate']['key']) -%}
+      {%- set beside = pdelta._images_beside_state(last, pdelta._pinned_state(inp), inp['compensate']['key']) -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n from ' ~ beside
             ~ ' where ' ~ last['disagrees']) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parts -%}{{ return([]) }}{%- endif -%}
-  {%- set lagging_reads = feeds + (reached or {}).values() | list -%}
   {%- do terms.append(pdelta.plan_term('v__lagging', 'SWEEP (DESIGN §4): per user\'s state, the keys of the batch'
-        ~ ' its pinned version does not hold as their last feed row leaves them', lagging_reads,
+        ~ ' its pinned version does not hold as their last feed row leaves them', feeds,
         parts | join('\nunion all\n'))) -%}
   {{ return(terms) }}
 {% endmacro %}

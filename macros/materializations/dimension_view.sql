@@ -299,8 +299,7 @@
             {%- for attempt in range(2) -%}
               {%- if attempt == 0 or run_state.guard_failed -%}
                 {%- set guarded_plan = pdelta.lag_guarded_plan(pdelta.diff_plan(view, inputs, target, pending, adapt),
-                                                               'v__changes', run_state.guard, stage_columns,
-                                                               inputs) -%}
+                                                               'v__changes', run_state.guard, stage_columns) -%}
                 {%- do pdelta.create_stage(stage, pdelta.stage_properties(batch_id, ranges, declared if adapt or columns
                                                                                             else none),
                                            pdelta.plan_statement(guarded_plan['plan'], guarded_plan['final']),
