@@ -79,8 +79,8 @@
         those joining a child's keys, each found by a broadcast existence join. Made where the plan reads the
         state for them: a relation with children reached, and the root, whose rows v__new_rows starts from
         (they are its affected rows). The keys term then takes their keys and the pending feed keys (a deleted
-        key has no row). A relation whose declaration a batch adapts, or that a replaced leaf's keys reach, keeps one semi-join
-        per part (below). -#}
+        key has no row). A relation whose declaration a batch adapts, or that a replaced leaf's keys reach,
+        keeps one semi-join per part (below). -#}
     {%- set reached = (children or alias == root) and (feed_keys is not none or children)
                       and alias not in adapt and not replacement_keys.get(alias) -%}
     {%- if reached -%}
@@ -96,7 +96,8 @@
                             ~ on | join(' and ') ~ ')') -%}
         {%- do reads.append(child ~ '__keys') -%}
       {%- endfor -%}
-      {#- shared: read by the keys term and by v__new_rows or the lag check (shared_cte) -#}
+      {#- shared (shared_cte): the root's are read by its keys term and by v__new_rows; a non-root level's by its
+          keys term alone, which Spark inlines as any CTE read once -#}
       {%- do plan.append(pdelta.plan_term(alias ~ '__reached',
             'diff: state rows of `' ~ alias ~ '` the batch reaches (its pending feed keys; rows joining a child\'s'
             ~ ' keys)',
