@@ -173,4 +173,18 @@ verdict() { [ "$1" = 0 ] && echo ok || echo FAILED; }
 echo "[test] local lane and other modules: $(verdict $rc); capture + feed contract: $(verdict $capture_rc);" \
      "thrift pytest: $(verdict $thrift_rc); randomized: $(verdict $random_rc);" \
      "cluster lane + bench smoke: $(verdict $cluster_rc); $((SECONDS - started))s"
+# A CI log keeps the end of what make test printed: for each failed stream, the lines that say what
+# failed (pytest's failures, dbt's errors, the lane's steps) come last, where that end still shows them
+digest() {  # rc, stream, log
+  [ "$1" = 0 ] && return 0
+  echo "== [test] $2 FAILED; from .pdelta/tests/$3:"
+  log_text "$3" | grep -E '^(FAILED|ERROR|E  )|Error|error:|^== |^\[(cluster|thrift|test-cluster)|rc [1-9]' | tail -n 25
+  echo "   ... its last lines:"
+  log_text "$3" | tail -n 12
+}
+digest $capture_rc "capture + feed contract" capture.log
+digest $random_rc "randomized" randomized.log
+digest $cluster_rc "cluster lane + bench smoke" cluster.log
+digest $thrift_rc "thrift pytest" thrift.log
+[ $rc = 0 ] || echo "== [test] the local lane and other modules FAILED: their output is above the background streams'"
 [ $thrift_rc = 0 ] && [ $rc = 0 ] && [ $capture_rc = 0 ] && [ $random_rc = 0 ] && [ $cluster_rc = 0 ]
