@@ -195,6 +195,7 @@
   {%- set key, attrs = inp['compensate']['key'], inp['compensate']['attrs'] -%}
   {%- set last = pdelta._last_feed_images(inp) -%}
   {%- set columns = [] -%}
+  {%- set uncarried = [] -%}
   {%- set key_names, attr_names = key | map('lower') | list, attrs | map('lower') | list -%}
   {%- for c in inp['columns'] -%}
     {%- set name = c[0] | lower -%}
@@ -202,14 +203,22 @@
       {%- do columns.append('l.' ~ q(key[key_names.index(name)]) ~ ' as ' ~ q(c[0])) -%}
     {%- elif name in attr_names -%}
       {%- do columns.append('cast(l.`last`.`image`.' ~ q(attrs[attr_names.index(name)]) ~ ' as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
-    {%- else -%}{%- do columns.append('s.' ~ q(c[0])) -%}
+    {%- else -%}
+      {%- do columns.append('s.' ~ q(c[0])) -%}
+      {%- do uncarried.append(c[0]) -%}
     {%- endif -%}
   {%- endfor -%}
   select s.* from {{ pinned }} as s
   left anti join ({{ last['keys'] }}) as l on {{ last['on'] }}
   union all
   select {{ columns | join(', ') }}
+  {#- the state's row beside each image only for the columns the feed does not carry: where it carries them
+      all, the images alone give the keys' rows, and the state is read once instead of twice -#}
+  {%- if uncarried %}
   from {{ pdelta._images_beside_state(last, pinned, key) }}
+  {%- else %}
+  from ({{ last['images'] }}) as l
+  {%- endif %}
   where {{ last['present'] }}
 {%- endmacro %}
 
