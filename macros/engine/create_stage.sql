@@ -12,8 +12,7 @@
     none: the classic reader). -#}
 {% macro create_stage(stage, properties, select_sql, reads=none) %}
   {%- if pdelta.relation_exists(stage) -%}
-    {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
-    {%- do adapter.cache_dropped(stage) -%}
+    {%- do pdelta.drop_stage(stage) -%}
   {%- endif -%}
   {%- set format = pdelta.stage_format() -%}
   {%- set clause = [] -%}

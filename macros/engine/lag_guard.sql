@@ -80,7 +80,6 @@
   {%- set marked = run_query('select count(*) from ' ~ stage ~ ' where `_pdelta_type` = '
                              ~ pdelta.sql_literal(pdelta.lag_marker_type())).rows[0][0] | int -%}
   {%- if marked == 0 -%}{{ return(false) }}{%- endif -%}
-  {%- call statement('drop_marked_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
-  {%- do adapter.cache_dropped(stage) -%}
+  {%- do pdelta.drop_stage(stage, 'drop_marked_stage') -%}
   {{ return(true) }}
 {% endmacro %}

@@ -363,8 +363,7 @@
       {%- if summary['keys'] != summary['counts'].values() | sum -%}
         {#- two changes for one key: a state holds a key twice (the contract leaves nothing else).
             The stage goes, so that the run after the fix computes the batch afresh -#}
-        {%- call statement('drop_stage') -%}drop table if exists {{ stage }}{%- endcall -%}
-        {%- do adapter.cache_dropped(stage) -%}
+        {%- do pdelta.drop_stage(stage) -%}
         {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': the batch holds '
               ~ (summary['counts'].values() | sum) ~ ' changes for ' ~ summary['keys']
               ~ ' keys, so nothing was written: '
