@@ -60,9 +60,11 @@
     {%- set parts = [] -%}
     {%- set reads = [] -%}
     {%- set feed_keys = none -%}
+    {%- set feed_reads = [] -%}
     {%- if alias in pending and inputs[alias].get('feed_rows_term') -%}
       {#- the same feed rows as the lag check's term (lag_guard): the feed read once for both -#}
       {%- set feed_keys = 'select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ inputs[alias]['feed_rows_term'] -%}
+      {%- do feed_reads.append(inputs[alias]['feed_rows_term']) -%}
       {%- do reads.append(inputs[alias]['feed_rows_term']) -%}
     {%- elif alias in pending -%}
       {%- set feed_keys = 'select ' ~ pdelta._cols(r['key']) ~ ' from ('
@@ -70,10 +72,16 @@
                                     inputs[alias].get('exclude')) ~ ') as f' -%}
     {%- endif -%}
     {%- if feed_keys is not none -%}{%- do parts.append(feed_keys) -%}{%- endif -%}
+    {#- the children whose keys the batch reaches, each with its join to this relation (`x`) from its keys (`c`) -#}
     {%- set children = [] -%}
+    {%- set child_on = {} -%}
     {%- for child in view['order'] if rels[child]['join'] and rels[child]['join']['to'] == alias
                                      and child in has_keys -%}
       {%- do children.append(child) -%}
+      {%- set on = [] -%}
+      {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
+      {%- do child_on.update({child: on | join(' and ')}) -%}
+      {%- do reads.append(child ~ '__keys') -%}
     {%- endfor -%}
     {#- The state rows the batch reaches, in one read (`<alias>__reached`): those of its pending feed keys and
         those joining a child's keys, each found by a broadcast existence join. Made where the plan reads the
@@ -90,11 +98,8 @@
                             ~ pdelta._key_join_on(r['key'], 'f', 'x') ~ ')') -%}
       {%- endif -%}
       {%- for child in children -%}
-        {%- set on = [] -%}
-        {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
         {%- do found.append('exists (select /*+ BROADCAST(c) */ 1 from ' ~ child ~ '__keys as c where '
-                            ~ on | join(' and ') ~ ')') -%}
-        {%- do reads.append(child ~ '__keys') -%}
+                            ~ child_on[child] ~ ')') -%}
       {%- endfor -%}
       {#- shared (shared_cte): the root's are read by its keys term and by v__new_rows; a non-root level's by its
           keys term alone, which Spark inlines as any CTE read once -#}
@@ -105,8 +110,7 @@
                           ~ found | join('\n   or '), 'shared')) -%}
       {%- set parts = ([feed_keys] if feed_keys is not none else [])
                       + ['select ' ~ pdelta._cols(r['key']) ~ ' from ' ~ alias ~ '__reached'] -%}
-      {%- set reads = ([inputs[alias]['feed_rows_term']] if inputs[alias].get('feed_rows_term') and alias in pending
-                       else []) + [alias ~ '__reached'] -%}
+      {%- set reads = feed_reads + [alias ~ '__reached'] -%}
     {%- else -%}
       {%- if alias in adapt and adapt[alias]['disagree'] -%}
         {%- do parts.append('select ' ~ pdelta._cols(r['key'], 'x.') ~ ' from ' ~ pdelta.state_read(inputs[alias])
@@ -114,12 +118,9 @@
       {%- endif -%}
       {%- do parts.extend(replacement_keys.get(alias, [])) -%}
       {%- for child in children -%}
-        {%- set on = [] -%}
-        {%- for p in rels[child]['join']['on'] -%}{%- do on.append('x.' ~ q(p[0]) ~ ' = c.' ~ q(p[1])) -%}{%- endfor -%}
         {%- do parts.append('select /*+ BROADCAST(c) */ ' ~ pdelta._cols(r['key'], 'x.') ~ ' from '
-              ~ pdelta.state_read(inputs[alias])
-              ~ ' as x left semi join ' ~ child ~ '__keys as c on ' ~ on | join(' and ')) -%}
-        {%- do reads.append(child ~ '__keys') -%}
+              ~ pdelta.state_read(inputs[alias]) ~ ' as x left semi join ' ~ child ~ '__keys as c on '
+              ~ child_on[child]) -%}
       {%- endfor -%}
     {%- endif -%}
     {%- if parts -%}
