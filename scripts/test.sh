@@ -178,7 +178,8 @@ echo "[test] local lane and other modules: $(verdict $rc); capture + feed contra
 digest() {  # rc, stream, log
   [ "$1" = 0 ] && return 0
   echo "== [test] $2 FAILED; from .pdelta/tests/$3:"
-  log_text "$3" | grep -E '^(FAILED|ERROR|E  )|Error|error:|^== |^\[(cluster|thrift|test-cluster)|rc [1-9]' | tail -n 25
+  grep -E 'FAILED|Error|error:|^E  |^== |^\$ |^\[(pdelta|cluster|thrift|test-cluster)|rc [1-9]' ".pdelta/tests/$3" \
+    | tail -n 30 || true
   echo "   ... its last lines:"
   log_text "$3" | tail -n 12
 }
