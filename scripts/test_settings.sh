@@ -12,6 +12,11 @@ export PDELTA_SPARK_ADAPTIVE=${PDELTA_SPARK_ADAPTIVE:-false} PDELTA_SPARK_CODEGE
 export PDELTA_JVM_OPTIONS=${PDELTA_JVM_OPTIONS-"-XX:+UseParallelGC -XX:Tier4InvocationThreshold=15000 \
 -XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 \
 -XX:MaxInlineLevel=6 -XX:InlineSmallCode=1000 -XX:FreqInlineSize=100"}
+# Heaps: make test runs six Spark drivers at once (two Thrift Servers, the embedded sessions of the local
+# lane, randomized, capture and cluster streams, then the bench smoke's), two workers and their executors on
+# 24 GiB. At 4g each (the profiles' default) the machine had 2.8 GiB left at the peak of a clean-clone run,
+# and a seventh JVM beside it got a stream killed by the kernel's OOM killer; the tests' tables are tiny.
+export PDELTA_DRIVER_MEMORY=${PDELTA_DRIVER_MEMORY:-3g} PDELTA_THRIFT_DRIVER_MEMORY=${PDELTA_THRIFT_DRIVER_MEMORY:-3g}
 # dbt's JSON artifacts (manifest.json twice per command, run_results.json): no test reads them
 # (pdelta parses the manifest in memory), and writing them cost ~0.3 s of Python per command
 export DBT_WRITE_JSON=${DBT_WRITE_JSON:-false}
