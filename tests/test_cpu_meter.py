@@ -29,6 +29,9 @@ def test_cpu_is_charged_to_the_stream_of_the_process_tree(tmp_path):
     busy = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', "
                              + repr(BURN.format(seconds=2.5)) + "])"])
     idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(4)"])
+    # a stream that holds 300 MiB resident for 3 s (written, so that the pages are resident)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; held = bytearray(300 * 2 ** 20); "
+                               "held[::4096] = b'x' * len(held[::4096]); time.sleep(3)"])
     # a process that burns 1.5 s, then replaces itself (exec, as a launcher script becomes `java`)
     # by a program named java that burns 1.5 s more: its CPU counters carry over and count once
     java = tmp_path / "java"
@@ -36,8 +39,8 @@ def test_cpu_is_charged_to_the_stream_of_the_process_tree(tmp_path):
     launcher = subprocess.Popen([sys.executable, "-c", BURN.format(seconds=1.5)
                                  + f"import os\nos.execv({str(java)!r}, ['java', '-c', {BURN.format(seconds=1.5)!r}])"])
     with roots.open("a") as f:
-        f.write(f"busy {busy.pid}\nidle {idle.pid}\nlauncher {launcher.pid}\n")
-    for process in (busy, idle, launcher):
+        f.write(f"busy {busy.pid}\nidle {idle.pid}\nlauncher {launcher.pid}\nholder {holder.pid}\n")
+    for process in (busy, idle, launcher, holder):
         process.wait()
     time.sleep(1.5)
     meter.send_signal(signal.SIGTERM)
@@ -51,3 +54,8 @@ def test_cpu_is_charged_to_the_stream_of_the_process_tree(tmp_path):
     # the part spent as `java` is the JVM's
     assert 1.6 <= charged["launcher"][0] <= 3.2 and charged["launcher"][1] >= 0.4, report
     assert "all streams:" in report, report
+    # memory: the stream's most resident at once, and the machine's peak with what the streams held then
+    most = dict(re.findall(r"(\S+) ([\d.]+)", report.split("per stream (GiB): ", 1)[1].split("\n", 1)[0]))
+    assert 0.25 <= float(most["holder"]) < 1.0 and float(most["idle"]) < 0.1, report
+    peak = r"\[mem\] machine's peak: [\d.]+ of [\d.]+ GiB used, [\d,]+ s in; the streams held"
+    assert re.search(peak, report), report
