@@ -108,7 +108,8 @@
   {#- a commit stopped between its rows and its properties (the state read from the rows above): the
       declaration an adapting batch committed is the one its stage kept, not the property's older one -#}
   {%- if scanned and staged is mapping and staged['batch_id'] <= state['last'] -%}
-    {%- if 'declaration' not in staged -%}{%- do pdelta.staged_ranges(pdelta._log_stage(batches), staged) -%}{%- endif -%}
+    {%- if 'declaration' not in staged
+        -%}{%- do pdelta.staged_ranges(pdelta._log_stage(batches), staged) -%}{%- endif -%}
     {%- if staged['declaration'] -%}{%- set declaration = staged['declaration'] -%}{%- endif -%}
   {%- endif -%}
   {#- a run that changed the view's columns for a declaration (mark_adapting) and stopped before its
@@ -212,12 +213,15 @@
     {%- if row[1] == 'full-started' -%}{%- do started.append(b) -%}
     {%- else -%}
       {%- if b > st['last'] -%}{%- do st.update({'last': b}) -%}{%- endif -%}
-      {%- if row[1] == 'full' and (st['last_full'] is none or b > st['last_full']) -%}{%- do st.update({'last_full': b}) -%}{%- endif -%}
+      {%- if row[1] == 'full' and (st['last_full'] is none or b > st['last_full'])
+          -%}{%- do st.update({'last_full': b}) -%}{%- endif -%}
       {%- if row[0] not in newest or b > newest[row[0]] -%}
         {%- do newest.update({row[0]: b}) -%}
         {%- do st['last_counts'].update({row[0]: fromjson(row[4]) if row[4] else {}}) -%}
         {%- do st['feeds'].update({row[0]: row[7]}) -%}
-        {%- if row[5] -%}{%- do st['positions'].update({row[0]: fromjson(row[5])}) -%}{%- else -%}{%- do st['positions'].pop(row[0], none) -%}{%- endif -%}
+        {%- if row[5]
+            -%}{%- do st['positions'].update({row[0]: fromjson(row[5])})
+            -%}{%- else -%}{%- do st['positions'].pop(row[0], none) -%}{%- endif -%}
       {%- endif -%}
       {%- if row[8] is not none and (st['published'] is none or row[8] | int > st['published']) -%}
         {%- do st.update({'published': row[8] | int}) -%}
@@ -235,7 +239,8 @@
 {#- The state after one more commit of the log (what _scanned_log_state would read after it):
     `prior` the state before it -#}
 {% macro next_log_state(prior, batch_id, ranges, counts, mode) %}
-  {%- set st = {'v': 1, 'last': prior['last'], 'consumed': {}, 'full_pending': prior['full_pending'], 'last_full': prior['last_full'],
+  {%- set st = {'v': 1, 'last': prior['last'], 'consumed': {}, 'full_pending': prior['full_pending'],
+                'last_full': prior['last_full'],
                 'last_counts': {}, 'positions': {}, 'feeds': {}, 'published': prior.get('published')} -%}
   {%- for k in ['consumed', 'last_counts', 'positions', 'feeds'] -%}{%- do st[k].update(prior[k]) -%}{%- endfor -%}
   {%- if mode == 'full-started' -%}
@@ -259,14 +264,17 @@
     {%- endif -%}
     {%- do st['last_counts'].update({alias: counts}) -%}
     {%- do st['feeds'].update({alias: r['changes'] | string}) -%}
-    {%- if r.get('position') -%}{%- do st['positions'].update({alias: r['position']}) -%}{%- else -%}{%- do st['positions'].pop(alias, none) -%}{%- endif -%}
+    {%- if r.get('position')
+        -%}{%- do st['positions'].update({alias: r['position']})
+        -%}{%- else -%}{%- do st['positions'].pop(alias, none) -%}{%- endif -%}
   {%- endfor -%}
   {{ return(st) }}
 {% endmacro %}
 
 {#- the state of a log without rows -#}
 {% macro empty_log_state() %}
-  {{ return({'v': 1, 'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none, 'last_counts': {}, 'positions': {},
+  {{ return({'v': 1, 'last': -1, 'consumed': {}, 'full_pending': false, 'last_full': none,
+             'last_counts': {}, 'positions': {},
              'feeds': {}, 'published': none}) }}
 {% endmacro %}
 
@@ -372,7 +380,8 @@
 {#- a table's properties, name -> value (one metadata read) -#}
 {% macro table_properties(relation) %}
   {%- set props = {} -%}
-  {%- for row in run_query('show tblproperties ' ~ relation).rows -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
+  {%- for row in run_query('show tblproperties ' ~ relation).rows
+      -%}{%- do props.update({row[0]: row[1]}) -%}{%- endfor -%}
   {{ return(props) }}
 {% endmacro %}
 
@@ -407,7 +416,9 @@
 {% macro stage_properties(batch_id, ranges, declaration=none) %}
   {%- set plain = {} -%}
   {#- position: what a retry records in the batch log for the next refresh's rewritten-feed check -#}
-  {%- for alias, r in ranges.items() -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
+  {%- for alias, r in ranges.items()
+      -%}{%- do plain.update({alias: {'changes': r['changes'] | string, 'lo': r['lo'], 'hi': r['hi'],
+                                      'position': r.get('position')}}) -%}{%- endfor -%}
   {%- set props = {'pdelta.batch': (batch_id | int) | string, 'pdelta.ranges': tojson(plain)} -%}
   {%- if declaration -%}
     {%- do props.update({'pdelta.declaration': tojson(declaration)}) -%}

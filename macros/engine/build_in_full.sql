@@ -63,17 +63,24 @@
         {%- call statement(st['name']) -%}{{ st['sql'] }}{%- endcall -%}
       {%- endfor -%}
       {%- call statement('history') -%}
-        {{ pdelta.apply_history_scd2_sql(history, '(' ~ pdelta.history_rebuild_source_sql(history, target, key, attrs_out) ~ ')', key, attrs_out, opts['history']['tracked'], batch_id) }}
+        {{ pdelta.apply_history_scd2_sql(history,
+            '(' ~ pdelta.history_rebuild_source_sql(history, target, key, attrs_out) ~ ')',
+            key, attrs_out, opts['history']['tracked'], batch_id) }}
       {%- endcall -%}
     {%- else -%}
-      {%- call statement('history') -%}{{ pdelta.create_history_sql(history, target, key, attrs_out, batch_id) }}{%- endcall -%}
+      {%- call statement('history')
+          -%}{{ pdelta.create_history_sql(history, target, key, attrs_out, batch_id) }}{%- endcall -%}
       {%- do adapter.cache_added(history) -%}
     {%- endif -%}
   {%- endif -%}
   {%- set full_ranges = {} -%}
-  {%- for alias, r in ranges.items() -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'], 'position': r.get('position')}}) -%}{%- endfor -%}
-  {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild', [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
-  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full', {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs,
+  {%- for alias, r in ranges.items()
+      -%}{%- do full_ranges.update({alias: {'changes': r['changes'], 'lo': none, 'hi': r['hi'],
+                                            'position': r.get('position')}}) -%}{%- endfor -%}
+  {%- set costs = none if timing is none else pdelta.add_cost_sample(timing['costs'], 'rebuild',
+      [timing['rows'], pdelta.seconds_since(timing['started'])]) -%}
+  {%- do pdelta.record_batch(batches, batch_id, full_ranges, {}, 'full',
+        {'strategy': 'rebuild', 'statements': ['create_target']}, prior=started, costs=costs,
         key_type=(key_types + [none])[0], declaration=declaration, table=versioned) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ' built in full (' ~ why | join('; ') ~ '), batch ' ~ batch_id, info=true) }}
 {% endmacro %}

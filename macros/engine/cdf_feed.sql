@@ -22,7 +22,8 @@
   {%- if execute -%}
     {%- set props = run_query('show tblproperties ' ~ relation) -%}
     {%- set on = [] -%}
-    {%- for row in props.rows if row[0] == 'delta.enableChangeDataFeed' and (row[1] | lower) == 'true' -%}{%- do on.append(1) -%}{%- endfor -%}
+    {%- for row in props.rows if row[0] == 'delta.enableChangeDataFeed' and (row[1] | lower) == 'true'
+        -%}{%- do on.append(1) -%}{%- endfor -%}
     {%- if not on -%}
       {%- do run_query('alter table ' ~ relation ~ ' set tblproperties (delta.enableChangeDataFeed = true)') -%}
     {%- endif -%}
@@ -38,10 +39,12 @@
       table by `create or replace` turns it off again until its post-hook turns it back on) -#}
   {%- for row in hist.rows if ns.v is none -%}
     {%- set params = row['operationParameters'] | string -%}
-    {%- if 'enableChangeDataFeed' in params and 'true' in (params | lower) -%}{%- set ns.v = row['version'] | int -%}{%- endif -%}
+    {%- if 'enableChangeDataFeed' in params and 'true' in (params | lower)
+        -%}{%- set ns.v = row['version'] | int -%}{%- endif -%}
   {%- endfor -%}
   {%- if ns.v is none -%}
-    {{ exceptions.raise_compiler_error("pdelta.cdf_feed: " ~ relation ~ " has no change data feed; add post_hook=\"{{ pdelta.enable_change_data_feed(this) }}\" to its model") }}
+    {{ exceptions.raise_compiler_error("pdelta.cdf_feed: " ~ relation
+        ~ " has no change data feed; add post_hook=\"{{ pdelta.enable_change_data_feed(this) }}\" to its model") }}
   {%- endif -%}
   {{ return(ns.v) }}
 {% endmacro %}
@@ -52,7 +55,8 @@
   {%- set q = adapter.quote -%}
   {%- set key = [key] if key is string else key -%}
   {%- set attrs = [] -%}
-  {%- for c in adapter.get_columns_in_relation(relation) if c.name not in key -%}{%- do attrs.append(c.name) -%}{%- endfor -%}
+  {%- for c in adapter.get_columns_in_relation(relation) if c.name not in key
+      -%}{%- do attrs.append(c.name) -%}{%- endfor -%}
   {%- set start = pdelta.cdf_start_version(relation) -%}
   {#- by the table's location, not its name: a statement that reads table_changes('<name>')
       and the table itself resolves both to one relation on Spark 4.2 / Delta 4.4 (the table
@@ -67,10 +71,13 @@
     select * from c where `_change_type` in ('delete', 'update_preimage')
   )
   select {% for k in key %}coalesce(n.{{ q(k) }}, o.{{ q(k) }}) as {{ q(k) }}, {% endfor %}
-         {%- for a in attrs %}case when n.`_commit_version` is null then o.{{ q(a) }} else n.{{ q(a) }} end as {{ q(a) }}, {% endfor %}
+         {%- for a in attrs %}case when n.`_commit_version` is null then o.{{ q(a) }}
+              else n.{{ q(a) }} end as {{ q(a) }}, {% endfor %}
          case when n.`_commit_version` is not null and o.`_commit_version` is not null
-              then {% if attrs %}struct({% for a in attrs %}o.{{ q(a) }} as {{ q(a) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} end as `_pdelta_before`,
-         case when o.`_commit_version` is null then 'ins' when n.`_commit_version` is null then 'del' else 'upd' end as `_pdelta_type`,
+              then {% if attrs %}struct({% for a in attrs %}o.{{ q(a) }} as {{ q(a) }}{% if not loop.last %},
+                {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} end as `_pdelta_before`,
+         case when o.`_commit_version` is null then 'ins'
+              when n.`_commit_version` is null then 'del' else 'upd' end as `_pdelta_type`,
          cast(coalesce(n.`_commit_version`, o.`_commit_version`) as bigint) as `_pdelta_seq`
   from n full outer join o
     on {% for k in key %}n.{{ q(k) }} = o.{{ q(k) }} and {% endfor %}n.`_commit_version` = o.`_commit_version`

@@ -118,7 +118,8 @@
     {%- endfor -%}
     {%- set disagree_sql = adapted_rows | join(' + ') or '0' -%}
     {%- do parts.append("select " ~ pdelta.sql_literal(alias) ~ " as a, " ~ pending_sql ~ " as p, "
-                        ~ "(select count(*) from " ~ pdelta._pinned_state(inp) ~ ") as s, " ~ disagree_sql ~ " as d") -%}
+                        ~ "(select count(*) from " ~ pdelta._pinned_state(inp) ~ ") as s, "
+                        ~ disagree_sql ~ " as d") -%}
   {%- endfor -%}
   {#- the learned model scales with the view's size: about the root's rows -#}
   {%- if opts['learned'] and root not in candidates -%}
@@ -168,7 +169,8 @@
                'feed': feed, 'fraction': ns.f, 'ratio': 'learned', 'predicted': predicted, 'counts': counts,
                'reached': reached, 'view_rows': view_rows, 'rewrites_view': rewrites_view,
                'downstream': downstream, 'predicted_with_downstream': totals,
-               'reason': none if timed else 'learning: no ' ~ ('refresh' if predicted['refresh'] is none else 'rebuild') ~ ' of this view timed yet'}) }}
+               'reason': none if timed else 'learning: no ' ~ ('refresh' if predicted['refresh'] is none else 'rebuild')
+                           ~ ' of this view timed yet'}) }}
   {%- endif -%}
   {%- set predicted = {'refresh': ns.f / r if r > 0 else 1e9, 'rebuild': 1.0} -%}
   {{ return({'mode': 'rebuild' if predicted['refresh'] > predicted['rebuild'] else 'refresh',
@@ -285,7 +287,8 @@
   {%- if refreshes -%}
     {%- set n = refreshes | length -%}
     {%- set acc = namespace(x=0.0, s=0.0) -%}
-    {%- for sample in refreshes -%}{%- set acc.x = acc.x + sample[0] -%}{%- set acc.s = acc.s + sample[1] -%}{%- endfor -%}
+    {%- for sample in refreshes
+        -%}{%- set acc.x = acc.x + sample[0] -%}{%- set acc.s = acc.s + sample[1] -%}{%- endfor -%}
     {%- set mean_x, mean_s = acc.x / n, acc.s / n -%}
     {%- set fit = namespace(sxx=0.0, sxs=0.0, xx=0.0, xs=0.0) -%}
     {%- for sample in refreshes -%}
@@ -321,7 +324,8 @@
 {#- `costs` with one more timed run of `kind` ('refresh': [rows reached, seconds]; 'rebuild':
     [view rows or none, seconds]), keeping the newest eight of each -#}
 {% macro add_cost_sample(costs, kind, sample) %}
-  {%- set out = {'v': 1, 'refresh': (costs or {}).get('refresh', []) | list, 'rebuild': (costs or {}).get('rebuild', []) | list} -%}
+  {%- set out = {'v': 1, 'refresh': (costs or {}).get('refresh', []) | list,
+                 'rebuild': (costs or {}).get('rebuild', []) | list} -%}
   {%- do out[kind].append(sample) -%}
   {%- do out.update({kind: out[kind][-8:]}) -%}
   {{ return(out) }}
@@ -362,15 +366,20 @@
 {% macro rebuild_diff_sql(target, select_sql, key, attrs, compared=none) %}
   {%- set q = adapter.quote -%}
   select {% for k in key %}coalesce(n.{{ q(k) }}, o.{{ q(k) }}) as {{ q(k) }}, {% endfor %}
-         {%- for a in attrs %}case when n.{{ q(key[0]) }} is null then o.{{ q(a) }} else n.{{ q(a) }} end as {{ q(a) }}, {% endfor %}
+         {%- for a in attrs %}case when n.{{ q(key[0]) }} is null then o.{{ q(a) }}
+              else n.{{ q(a) }} end as {{ q(a) }}, {% endfor %}
          case when n.{{ q(key[0]) }} is not null and o.{{ q(key[0]) }} is not null
-              then {% if attrs %}struct({% for a in attrs %}o.{{ q(a) }} as {{ q(a) }}{% if not loop.last %}, {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} end as `_pdelta_before`,
-         case when o.{{ q(key[0]) }} is null then 'ins' when n.{{ q(key[0]) }} is null then 'del' else 'upd' end as `_pdelta_type`
+              then {% if attrs %}struct({% for a in attrs %}o.{{ q(a) }} as {{ q(a) }}{% if not loop.last %},
+                {% endif %}{% endfor %}){% else %}cast(null as struct<`_`: int>){% endif %} end as `_pdelta_before`,
+         case when o.{{ q(key[0]) }} is null then 'ins'
+              when n.{{ q(key[0]) }} is null then 'del' else 'upd' end as `_pdelta_type`
   {#- _pdelta_n: a key the new rows hold twice (a state's duplicate key) keeps every one of its
       rows, unchanged or not, so the batch holds two changes for it and the refresh stops -#}
-  from (select *, count(*) over (partition by {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}) as `_pdelta_n`
+  from (select *, count(*) over (partition by
+          {% for k in key %}{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}) as `_pdelta_n`
         from ({{ select_sql }}) as s) as n
-  full outer join (select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %} from {{ target }}) as o
+  full outer join (select {% for c in key + attrs %}{{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+                   from {{ target }}) as o
     on {% for k in key %}n.{{ q(k) }} = o.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   where n.`_pdelta_n` > 1 or n.{{ q(key[0]) }} is null or o.{{ q(key[0]) }} is null
     {%- for a in (attrs if compared is none else compared) %} or not (n.{{ q(a) }} <=> o.{{ q(a) }}){% endfor %}

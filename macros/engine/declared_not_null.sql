@@ -15,8 +15,11 @@
     {%- for c in col.constraints or [] if c.type == 'not_null' -%}{%- do declared.append(name | lower) -%}{%- endfor -%}
   {%- endfor -%}
   {#- a source's tests have no attached_node: they depend on the source alone -#}
-  {%- for t in graph.nodes.values() if t.resource_type == 'test' and t.test_metadata and t.test_metadata.name == 'not_null'
-        and t.column_name and (t.attached_node or (t.depends_on.nodes | first if t.depends_on.nodes | length == 1 else none)) == node.unique_id -%}
+  {%- for t in graph.nodes.values() if t.resource_type == 'test' and t.test_metadata
+        and t.test_metadata.name == 'not_null'
+        and t.column_name
+        and (t.attached_node
+             or (t.depends_on.nodes | first if t.depends_on.nodes | length == 1 else none)) == node.unique_id -%}
     {%- do declared.append(t.column_name | lower) -%}
   {%- endfor -%}
   {%- set out = [] -%}

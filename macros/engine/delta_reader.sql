@@ -9,7 +9,8 @@
     The classic reader stays for everything else: the Kernel reader refuses DELETE, MERGE,
     `describe history` and table_changes by name, so the switch is made around single statements
     (the cost model's counts, the feed scan and its check examples, the lag check, the stage, the rules
-    plan's scratch tables, a full build's CTAS, which Delta still writes with its classic writer) and only when every relation the statement reads is a table: a view may hide anything (a user's
+    plan's scratch tables, a full build's CTAS, which Delta still writes with its classic writer)
+    and only when every relation the statement reads is a table: a view may hide anything (a user's
     feed over table_changes, say). `pdelta_delta_reader` (config or var; rebuild_options checks it):
     `kernel` (default) or `classic` (no switch). On dbt-databricks nothing is switched (a SQL
     warehouse refuses the setting; Databricks reads Delta its own way). -#}

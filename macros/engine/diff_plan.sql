@@ -148,7 +148,8 @@
 
   {#- the view's SELECT from the affected root rows out: each step's small side broadcast -#}
   {%- set on_root = [] -%}
-  {%- for k in root_key -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
+  {%- for k in root_key
+      -%}{%- do on_root.append('r.' ~ q(root ~ '__' ~ k) ~ ' = a.' ~ q(view['key'][loop.index0])) -%}{%- endfor -%}
   {%- set states = {} -%}
   {%- for alias in view['order'] -%}{%- do states.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
   {#- the root's reached rows are its affected rows: every root key of v__affected is a pending feed key
@@ -158,7 +159,8 @@
                           else 'select /*+ BROADCAST(a) */ r.* from (' ~ pdelta._relation_rows(rels[root], states[root])
                                ~ ') as r left semi join v__affected as a on ' ~ on_root | join(' and ') -%}
   {%- set new_rows -%}
-    select {% for o in view['output'] %}{{ q(o[1] ~ '__' ~ o[2]) }} as {{ q(o[0]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+    select {% for o in view['output'] %}{{ q(o[1] ~ '__' ~ o[2]) }} as {{ q(o[0]) }}{% if not loop.last %},
+           {% endif %}{% endfor %}
     from ({{ pdelta._joined_down(view, states, affected_root, view['order'][1:], 'BROADCAST(k)') }}) as j
   {%- endset -%}
   {%- do plan.append(pdelta.plan_term('v__new_rows', 'diff: the affected rows recomputed from the new states',
@@ -179,8 +181,10 @@
     select /*+ BROADCAST(a) */ {{ held | join(', ') }}
     from {{ target }} as v left semi join v__affected as a on {{ pdelta._key_join_on(view['key'], 'v', 'a') }}
   {%- endset -%}
-  {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them', ['v__affected'], old_rows)) -%}
-  {%- do plan.append(pdelta.plan_term('v__changes', 'diff: new rows against old rows, as complete changes (ins, upd, del)',
+  {%- do plan.append(pdelta.plan_term('v__old_rows', 'diff: the affected rows as the view holds them',
+        ['v__affected'], old_rows)) -%}
+  {%- do plan.append(pdelta.plan_term('v__changes',
+        'diff: new rows against old rows, as complete changes (ins, upd, del)',
         ['v__new_rows', 'v__old_rows'],
         pdelta.rebuild_diff_sql('v__old_rows', 'select * from v__new_rows', view['key'], attrs_out, compared))) -%}
   {{ return(plan) }}
@@ -226,7 +230,8 @@
         {%- endif -%}
         {%- do out.setdefault(parent, []).append('select ' ~ pdelta._cols(rels[parent]['key'], 'x.') ~ ' from '
               ~ pdelta.state_read(inputs[parent]) ~ ' as x left semi join (' ~ rows ~ ') as l on '
-              ~ pdelta._leaf_join_condition(leaf) ~ ' left anti join ' ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
+              ~ pdelta._leaf_join_condition(leaf) ~ ' left anti join '
+              ~ held_rows ~ ' as v on ' ~ unheld | join(' and ')) -%}
       {%- endif -%}
       {%- if 'delete' in swap['sides'] -%}
         {%- set match = [] -%}

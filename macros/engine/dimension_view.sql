@@ -29,7 +29,8 @@
   {%- elif spec is mapping and 'feed_of' in spec -%}{{ return(pdelta.meta_relation(ref(spec['feed_of']), 'changes')) }}
   {%- elif spec is mapping and 'source' in spec -%}{{ return(source(spec['source'][0], spec['source'][1])) }}
   {%- elif spec is sequence and spec | length == 2 -%}{{ return(source(spec[0], spec[1])) }}
-  {%- else -%}{{ exceptions.raise_compiler_error("pdelta: cannot read relation " ~ spec ~ " (use a model name, [source, table], {ref: ...}, {source: [...]} or {feed_of: view})") }}
+  {%- else -%}{{ exceptions.raise_compiler_error("pdelta: cannot read relation " ~ spec
+        ~ " (use a model name, [source, table], {ref: ...}, {source: [...]} or {feed_of: view})") }}
   {%- endif -%}
 {% endmacro %}
 
@@ -44,12 +45,15 @@
 {#- Full recomputation: the view's SELECT over the current states. -#}
 {% macro full_select_sql(view, states) %}
   {%- set q = adapter.quote -%}
-  select {% for o in view['output'] %}{{ q(o[1]) }}.{{ q(o[2]) }} as {{ q(o[0]) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  select {% for o in view['output'] %}{{ q(o[1]) }}.{{ q(o[2]) }} as {{ q(o[0]) }}{% if not loop.last %},
+         {% endif %}{% endfor %}
   from {% for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- if not loop.first %}
   join {% endif -%}
-    {%- if r['where'] %}(select * from {{ states[alias] }} where ({{ r['where'] }})){% else %}{{ states[alias] }}{% endif %} as {{ q(alias) }}
-    {%- if r['join'] %} on {% for p in r['join']['on'] %}{{ q(r['join']['to']) }}.{{ q(p[0]) }} = {{ q(alias) }}.{{ q(p[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}{% endif -%}
+    {%- if r['where'] %}(select * from {{ states[alias] }}
+      where ({{ r['where'] }})){% else %}{{ states[alias] }}{% endif %} as {{ q(alias) }}
+    {%- if r['join'] %} on {% for p in r['join']['on'] %}{{ q(r['join']['to']) }}.{{ q(p[0]) }}
+        = {{ q(alias) }}.{{ q(p[1]) }}{% if not loop.last %} and {% endif %}{% endfor %}{% endif -%}
   {%- endfor %}
 {%- endmacro %}

@@ -3,7 +3,8 @@
     (refresh or rebuild), how the declaration changed since the last full build (the run then
     adapts the view in its batch when predicates changed or output columns were dropped or
     renamed, else rebuilds; or stops on on_schema_change: fail), the plan (diff or rules) as its
-    records (name, rule, terms read, SQL, how it is kept), the statement that reads the six-set result and the apply statement.
+    records (name, rule, terms read, SQL, how it is kept),
+    the statement that reads the six-set result and the apply statement.
     Logged as one JSON line prefixed `pdelta-explain:`; nothing is written. Each step that queries
     the warehouse logs `pdelta-progress: <step>` as it starts, which `pdelta explain` prints with
     the seconds elapsed (a dry run on a slow cluster takes minutes).
@@ -14,13 +15,16 @@
       dbt run-operation pdelta.explain_refresh --args '{model_name: paper_d}' -#}
 {% macro explain_refresh(model_name, declaration_only=false) %}
   {%- set nodes = [] -%}
-  {%- for n in graph.nodes.values() if n.resource_type == 'model' and n.name == model_name -%}{%- do nodes.append(n) -%}{%- endfor -%}
+  {%- for n in graph.nodes.values() if n.resource_type == 'model' and n.name == model_name
+      -%}{%- do nodes.append(n) -%}{%- endfor -%}
   {%- if not nodes or nodes[0].config.materialized != 'dimension_view' -%}
-    {{ exceptions.raise_compiler_error("pdelta explain: `" ~ model_name ~ "` is not a dimension_view model of this project") }}
+    {{ exceptions.raise_compiler_error("pdelta explain: `" ~ model_name
+        ~ "` is not a dimension_view model of this project") }}
   {%- endif -%}
   {%- set node = nodes[0] -%}
   {%- set view = pdelta.normalize_declaration(node.config.get('pdelta'), model_name) -%}
-  {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias, type='table') -%}
+  {%- set this_rel = api.Relation.create(database=node.database, schema=node.schema,
+                                         identifier=node.alias, type='table') -%}
   {%- set batches = pdelta.meta_relation(this_rel, 'batches') -%}
   {%- do pdelta.explain_progress('reading the batch log ' ~ batches) -%}
   {%- set built = pdelta.relation_exists(this_rel) and pdelta.relation_exists(batches) -%}
@@ -162,7 +166,8 @@
     {%- set plan = guarded['plan'] -%}
     {%- set changes_sql = pdelta.plan_statement(plan, guarded['final']) if plan else '' -%}
   {%- else -%}
-    {%- for alias, inp in inputs.items() -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
+    {%- for alias, inp in inputs.items()
+        -%}{%- do inp.update({'columns': pdelta.state_columns(inp['state'])}) -%}{%- endfor -%}
     {%- set plan = pdelta.refresh_plan(view, inputs) -%}
     {%- set changes_sql = pdelta.plan_statement(plan, 'v__effective') -%}
   {%- endif -%}
@@ -174,7 +179,8 @@
   {%- endfor -%}
   {%- set out = {
       'model': model_name, 'relation': this_rel | string, 'built': built, 'plan': plan_kind,
-      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms, 'stops': stops, 'quarantine': quarantine,
+      'order': view['order'], 'key': view['key'], 'inputs': ranges, 'terms': terms,
+      'stops': stops, 'quarantine': quarantine,
       'rebuilt_inputs': rebuilt_inputs, 'waits': waits,
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
       'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
@@ -198,7 +204,8 @@
     {%- do pdelta.explain_progress("counting each input's pending rows") -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'], inp['lo'], inp['hi'], inp.get('exclude')) ~ ')' -%}
+      {%- set pending_rows = '(' ~ pdelta.feed_range_sql(inp['changes'], ['_pdelta_type'],
+          inp['lo'], inp['hi'], inp.get('exclude')) ~ ')' -%}
       {%- do input_counts.update({alias: pdelta.change_counts(pending_rows) if inp['hi'] is not none else {}}) -%}
     {%- endfor -%}
     {%- do out.update({'pending_counts': counts, 'input_counts': input_counts}) -%}
@@ -210,7 +217,8 @@
       {#- a plain rebuild reads no feed row: the run checks none (dimension_view) -#}
       {%- do out.update({'stops': [], 'quarantine': []}) -%}
     {%- endif -%}
-    {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'], 'fraction': choice.get('fraction'),
+    {%- do out.update({'cost_choice': {'mode': choice['mode'], 'feed': choice['feed'],
+                                       'fraction': choice.get('fraction'),
                                        'ratio': choice.get('ratio'), 'reason': choice.get('reason'),
                                        'predicted': choice.get('predicted'), 'samples': blog['costs'],
                                        'reached': choice.get('reached'), 'view_rows': choice.get('view_rows'),
@@ -232,12 +240,15 @@
     {%- set range_var = summary['var'] -%}
     {%- set lists_keys = summary['lists_keys'] -%}
   {%- endif -%}
-  {%- for st in pdelta.apply_statements(strategy, this_rel, stage_rel, view['key'], attrs_out, opts, model_name, 'string', range_var) -%}
-    {%- do stmts.append((st.get('sql') or ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
+  {%- for st in pdelta.apply_statements(strategy, this_rel, stage_rel, view['key'],
+        attrs_out, opts, model_name, 'string', range_var) -%}
+    {%- do stmts.append((st.get('sql') or
+        ('-- then, for each bucket this returns: alter table ... drop partition\n' ~ st['query'])) | trim) -%}
   {%- endfor -%}
   {%- if lists_keys and strategy in ['delete_insert', 'delete_by_key'] -%}
     {%- set listed = pdelta.apply_delete_listed_keys_sql(this_rel, view['key'], range_var) | trim -%}
-    {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit() ~ ' rows (the summary\'s key_list) deletes them with '
+    {%- do stmts.append('-- a batch of at most ' ~ pdelta.key_list_limit()
+                        ~ ' rows (the summary\'s key_list) deletes them with '
                         ~ 'this instead of the merge:\n' ~ listed) -%}
   {%- endif -%}
   {%- do out.update({'apply_strategy': strategy, 'apply_sql': stmts | join(';\n')}) -%}

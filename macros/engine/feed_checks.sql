@@ -20,7 +20,8 @@
   {%- set out = [] -%}
   {%- for name, o in pdelta.feed_contract()['options'].items() -%}
     {%- set value = cfg.get(name, o['values'][0]) -%}
-    {%- if value not in o['values'] -%}{%- do out.append(name ~ ': expected ' ~ o['expected'] ~ ", got '" ~ value ~ "'") -%}{%- endif -%}
+    {%- if value not in o['values']
+        -%}{%- do out.append(name ~ ': expected ' ~ o['expected'] ~ ", got '" ~ value ~ "'") -%}{%- endif -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
@@ -31,13 +32,17 @@
 {% macro feed_row_checks(key, attrs, technique, required=[]) %}
   {%- set c = pdelta.feed_contract() -%}
   {%- set allowed = c['technique_sets'].get(technique) -%}
-  {%- set sets = [] -%}{%- for s in pdelta.delta_model()['six_sets'] -%}{%- do sets.append("'" ~ s ~ "'") -%}{%- endfor -%}
+  {%- set sets = [] -%}{%- for s in pdelta.delta_model()['six_sets']
+      -%}{%- do sets.append("'" ~ s ~ "'") -%}{%- endfor -%}
   {%- set key_null = [] -%}{%- for k in key -%}{%- do key_null.append(adapter.quote(k) ~ ' is null') -%}{%- endfor -%}
-  {%- set attrs_nn = [] -%}{%- for a in attrs -%}{%- do attrs_nn.append(adapter.quote(a) ~ ' is not null') -%}{%- endfor -%}
+  {%- set attrs_nn = [] -%}{%- for a in attrs
+      -%}{%- do attrs_nn.append(adapter.quote(a) ~ ' is not null') -%}{%- endfor -%}
   {%- set allowed_sql = [] -%}{%- for s in allowed or [] -%}{%- do allowed_sql.append("'" ~ s ~ "'") -%}{%- endfor -%}
-  {%- set required_null = [] -%}{%- for a in required -%}{%- do required_null.append(adapter.quote(a) ~ ' is null') -%}{%- endfor -%}
+  {%- set required_null = [] -%}{%- for a in required
+      -%}{%- do required_null.append(adapter.quote(a) ~ ' is null') -%}{%- endfor -%}
   {%- set out = [] -%}
-  {%- for check in c['row_checks'] if ('{allowed_sets}' not in check['condition'] or (allowed is not none and allowed | length < sets | length))
+  {%- for check in c['row_checks'] if ('{allowed_sets}' not in check['condition']
+            or (allowed is not none and allowed | length < sets | length))
         and ('{required_null}' not in check['condition'] or required) -%}
     {%- do out.append({'rule': check['rule'], 'condition': check['condition']
           | replace('{required_null}', required_null | join(' or ') or 'false')
@@ -282,7 +287,8 @@
     {%- endif -%}
     {%- set width_cols = (sc['key'] + sc['attrs']) | length -%}
     {%- set types = {'feed': fromjson(row['tf']) if row['tf'] else [none] * width_cols,
-                     'state': none if sc['state'] is none else (fromjson(row['ts']) if row['ts'] else [none] * width_cols),
+                     'state': none if sc['state'] is none
+                              else (fromjson(row['ts']) if row['ts'] else [none] * width_cols),
                      'before': row['tb']} -%}
     {%- set sum_hi = (row['sum_hi'] | int) + (prior_sum or 0) -%}
     {%- set sum_lo = none if sc['lo'] is none else (prior_sum if prior_sum is not none else row['sum_lo'] | int) -%}
@@ -429,10 +435,12 @@
     {%- set pos = positions.get(alias) -%}
     {%- if pos and inp.get('through_lo') is not none -%}
       {%- if inp['through_lo'] > pos['rows'] | int -%}
-        {%- do found.append(['feed-seq-behind', inp['through_lo'] - pos['rows'] | int, 'the consumed `_pdelta_seq` is ' ~ inp['lo']]) -%}
+        {%- do found.append(['feed-seq-behind', inp['through_lo'] - pos['rows'] | int,
+              'the consumed `_pdelta_seq` is ' ~ inp['lo']]) -%}
       {%- elif inp['through_lo'] < pos['rows'] | int or inp['sum_lo'] != pos['sum'] | int -%}
         {%- do found.append(['feed-rewritten', none,
-              pos['rows'] ~ ' row(s) at or below `_pdelta_seq` ' ~ inp['lo'] ~ ' when consumed, ' ~ inp['through_lo'] ~ ' now']) -%}
+              pos['rows'] ~ ' row(s) at or below `_pdelta_seq` ' ~ inp['lo']
+              ~ ' when consumed, ' ~ inp['through_lo'] ~ ' now']) -%}
       {%- endif -%}
     {%- endif -%}
     {%- set types = inp.get('types') or {} -%}
@@ -441,13 +449,15 @@
       {%- for col in cols -%}
         {%- set ft, st = types['feed'][loop.index0], types['state'][loop.index0] -%}
         {%- if ft is not none and st is not none and not pdelta._type_fits(ft, st) -%}
-          {%- do found.append(['feed-column-type', none, 'column `' ~ col ~ '` is ' ~ ft ~ ' in the feed, ' ~ st ~ ' in the state ' ~ inp['state']]) -%}
+          {%- do found.append(['feed-column-type', none,
+                'column `' ~ col ~ '` is ' ~ ft ~ ' in the feed, ' ~ st ~ ' in the state ' ~ inp['state']]) -%}
         {%- endif -%}
         {%- if col not in sc['key'] and types.get('before') -%}
           {%- set field = ('`' ~ col ~ '`' if not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', col) else col) ~ ':' -%}
           {%- set b = types['before'] -%}
           {%- if ('<' ~ field) not in b and (',' ~ field) not in b -%}
-            {%- do found.append(['feed-column-type', none, '`_pdelta_before` (' ~ b ~ ') has no field `' ~ col ~ '`']) -%}
+            {%- do found.append(['feed-column-type', none,
+                  '`_pdelta_before` (' ~ b ~ ') has no field `' ~ col ~ '`']) -%}
           {%- endif -%}
         {%- endif -%}
       {%- endfor -%}
@@ -482,12 +492,15 @@
 {% macro enforce_feed_contract(model_name, violations) %}
   {%- set by = pdelta.violations_by_action(violations) -%}
   {%- for v in by['warn'] -%}
-    {{ log('pdelta: ' ~ model_name ~ ': warning: ' ~ pdelta.describe_violation(v) ~ '; applied (pdelta_unexpected_sets: warn)', info=true) }}
+    {{ log('pdelta: ' ~ model_name ~ ': warning: ' ~ pdelta.describe_violation(v)
+          ~ '; applied (pdelta_unexpected_sets: warn)', info=true) }}
   {%- endfor -%}
   {%- if by['stop'] -%}
     {%- set stops = [] -%}{%- for v in by['stop'] -%}{%- do stops.append(pdelta.describe_violation(v)) -%}{%- endfor -%}
-    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the batch breaks the feed contract, so nothing was written: '
-          ~ stops | join('; ') ~ '. Fix or remove those rows (or set pdelta_bad_rows: quarantine to set them aside) and run again;'
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name
+          ~ ': the batch breaks the feed contract, so nothing was written: '
+          ~ stops | join('; ')
+          ~ '. Fix or remove those rows (or set pdelta_bad_rows: quarantine to set them aside) and run again;'
           ~ ' see docs/dimension-views.md, "The feed contract".') }}
   {%- endif -%}
   {{ return(by['quarantine']) }}
@@ -514,7 +527,8 @@
       {%- do conds.append('(' ~ ch['condition'] ~ ')') -%}
       {%- do cases.append('when ' ~ ch['condition'] ~ ' then ' ~ pdelta.sql_literal(ch['rule'])) -%}
     {%- endfor -%}
-    {%- do inputs[alias].update({'exclude': {'condition': conds | join(' or ') or 'false', 'key': sc['key'], 'cases': cases}}) -%}
+    {%- do inputs[alias].update({'exclude': {'condition': conds | join(' or ') or 'false',
+                                            'key': sc['key'], 'cases': cases}}) -%}
   {%- endfor -%}
   {{ return(aliases) }}
 {% endmacro %}
@@ -531,18 +545,22 @@
   {%- endcall -%}
   {%- do adapter.cache_added(quarantine) -%}
   {%- set c = pdelta.feed_contract() -%}
-  {%- set reasons = {} -%}{%- for o in c['row_checks'] + c['other_checks'] -%}{%- do reasons.update({o['rule']: o['problem']}) -%}{%- endfor -%}
+  {%- set reasons = {} -%}{%- for o in c['row_checks'] + c['other_checks']
+      -%}{%- do reasons.update({o['rule']: o['problem']}) -%}{%- endfor -%}
   {%- set parts = [] -%}
   {%- for alias in aliases -%}
     {%- set inp = inputs[alias] -%}
     {%- set part -%}
-      select {{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inp['changes'] | string) }}, `rule`,
-             case `rule` {% for r, why in reasons.items() %}when {{ pdelta.sql_literal(r) }} then {{ pdelta.sql_literal(why) }} {% endfor %}end,
+      select {{ batch_id | int }}, {{ pdelta.sql_literal(alias) }}, {{ pdelta.sql_literal(inp['changes'] | string) }},
+             `rule`,
+             case `rule` {% for r, why in reasons.items() %}when {{ pdelta.sql_literal(r) }}
+               then {{ pdelta.sql_literal(why) }} {% endfor %}end,
              `_pdelta_seq`, `row`, current_timestamp()
       from (
         select case {{ inp['exclude']['cases'] | join(' ') }} when `_pdelta_n` > 1 then 'feed-disjoint' end as `rule`,
                `_pdelta_seq`, `_pdelta_row` as `row`
-        from ({{ pdelta._numbered_feed_rows(inp['changes'], inp['exclude']['key'], inp['lo'], inp['hi'], row_json=true) }}) as f
+        from ({{ pdelta._numbered_feed_rows(inp['changes'], inp['exclude']['key'],
+              inp['lo'], inp['hi'], row_json=true) }}) as f
       ) as r
       where `rule` is not null
     {%- endset -%}
@@ -555,7 +573,8 @@
     insert into {{ quarantine }} {{ parts | join('\nunion all\n') }}
   {%- endcall -%}
   {%- set counts = {} -%}
-  {%- for row in run_query('select `input`, count(*) from ' ~ quarantine ~ ' where `batch_id` = ' ~ (batch_id | int) ~ ' group by 1').rows -%}
+  {%- for row in run_query('select `input`, count(*) from ' ~ quarantine
+        ~ ' where `batch_id` = ' ~ (batch_id | int) ~ ' group by 1').rows -%}
     {%- do counts.update({row[0]: row[1] | int}) -%}
   {%- endfor -%}
   {{ return(counts) }}
@@ -564,7 +583,8 @@
 {#- a feed's rows in (lo, hi], each with `_pdelta_n`: how many rows share its key and sequence -#}
 {% macro _numbered_feed_rows(changes, key, lo, hi, row_json=false) %}
   {#- row_json: also `_pdelta_row`, the feed row as JSON (computed before `_pdelta_n` is added) -#}
-  {%- set rows = 'select *' ~ (", to_json(struct(*), map('ignoreNullFields', 'false')) as `_pdelta_row`" if row_json else '')
+  {%- set rows = 'select *'
+        ~ (", to_json(struct(*), map('ignoreNullFields', 'false')) as `_pdelta_row`" if row_json else '')
         ~ ' from ' ~ changes ~ ' where ' ~ pdelta._pending_condition(lo, hi) -%}
   {{ return('select *, count(*) over (partition by ' ~ pdelta._cols(key + ['_pdelta_seq']) ~ ') as `_pdelta_n` from ('
             ~ rows ~ ') as j') }}
@@ -577,15 +597,18 @@
   {%- set parts = [] -%}
   {%- for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
-    {%- set shown = [] -%}{%- for k in r['key'] -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', ' ~ adapter.quote(k)) -%}{%- endfor -%}
-    {%- do parts.append('select ' ~ pdelta.sql_literal(alias) ~ ' as a, count(*) as n, min(ex) as ex from (select to_json(named_struct('
+    {%- set shown = [] -%}{%- for k in r['key']
+        -%}{%- do shown.append(pdelta.sql_literal(k) ~ ', ' ~ adapter.quote(k)) -%}{%- endfor -%}
+    {%- do parts.append('select ' ~ pdelta.sql_literal(alias)
+          ~ ' as a, count(*) as n, min(ex) as ex from (select to_json(named_struct('
           ~ shown | join(', ') ~ ', \'rows\', count(*))) as ex from ' ~ pdelta.state_read(inputs[alias])
           ~ ' group by ' ~ pdelta._cols(r['key'])
           ~ ' having count(*) > 1) as d') -%}
   {%- endfor -%}
   {%- set out = [] -%}
   {%- for row in run_query(parts | join('\nunion all\n')).rows if row[1] | int > 0 -%}
-    {%- do out.append('state-duplicate-key: state ' ~ inputs[row[0]]['state'] ~ ' (input `' ~ row[0] ~ '`) holds ' ~ row[1]
+    {%- do out.append('state-duplicate-key: state ' ~ inputs[row[0]]['state']
+          ~ ' (input `' ~ row[0] ~ '`) holds ' ~ row[1]
           ~ ' primary key value(s) in more than one row, e.g. ' ~ row[2]) -%}
   {%- endfor -%}
   {{ return(out) }}

@@ -15,7 +15,8 @@
       {%- set lo = consumed.get(v['alias']) -%}
       {%- if st['last_full'] is not none and st['last_full'] >= 0 and (lo is none or st['last_full'] > lo) -%}
         {%- do explained.append(v) -%}
-        {%- do reasons.append('input `' ~ v['alias'] ~ '` (' ~ v['changes'] ~ ') was rebuilt in full by its capture at its'
+        {%- do reasons.append('input `' ~ v['alias'] ~ '` (' ~ v['changes']
+                              ~ ') was rebuilt in full by its capture at its'
                               ~ ' batch ' ~ st['last_full'] ~ ', after what this view consumed') -%}
       {%- endif -%}
     {%- endif -%}

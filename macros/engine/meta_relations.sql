@@ -7,7 +7,8 @@
 {% endmacro %}
 
 {% macro relation_exists(relation) %}
-  {{ return(adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) is not none) }}
+  {{ return(adapter.get_relation(database=relation.database, schema=relation.schema,
+                                 identifier=relation.identifier) is not none) }}
 {% endmacro %}
 
 {#- upper bound of a refresh: the feed's highest sequence now (none for an empty feed) -#}
@@ -54,7 +55,8 @@
     {%- endfor -%}
     {%- set lagging = row[(pdelta.delta_model()['six_sets'] | length) + 2] | int -%}
     {%- if (out['counts'].values() | sum) + lagging != row[1] | int -%}
-      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1] ~ " rows, of which " ~ (out['counts'].values() | sum)
+      {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ row[1]
+            ~ " rows, of which " ~ (out['counts'].values() | sum)
             ~ " have a change type of the six sets; nothing was applied") }}
     {%- endif -%}
     {#- rows, not keys: key_list holds the keys of the batch's limit + 1 smallest rows (a key the
@@ -67,7 +69,9 @@
     {%- set key_type_sql = 'max(typeof(' ~ adapter.quote(key[0]) ~ '))' if key else 'cast(null as string)' -%}
     {%- set sql -%}
       select `_pdelta_type`, count(*), {{ key_type_sql }} from {{ stage }} group by 1
-      {%- if key %} union all select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %}, {% endif %}{% endfor %})), {{ key_type_sql }} from {{ stage }}{% endif %}
+      {%- if key %} union all
+        select '__keys', count(distinct struct({% for k in key %}{{ adapter.quote(k) }}{% if not loop.last %},
+          {% endif %}{% endfor %})), {{ key_type_sql }} from {{ stage }}{% endif %}
     {%- endset -%}
     {%- for row in run_query(sql).rows -%}
       {%- do out['counts'].update({row[0]: row[1] | int}) -%}
@@ -77,7 +81,9 @@
                        'lagging': out['counts'].pop(pdelta.lag_marker_type(), 0)}) -%}
   {%- endif -%}
   {%- if check and key and out['keys'] != out['counts'].values() | sum -%}
-    {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (out['counts'].values() | sum) ~ " changes for " ~ out['keys'] ~ " keys: a batch must hold one change per key; nothing was applied") }}
+    {{ exceptions.raise_compiler_error("pdelta: " ~ stage ~ " holds " ~ (out['counts'].values() | sum)
+          ~ " changes for " ~ out['keys']
+          ~ " keys: a batch must hold one change per key; nothing was applied") }}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

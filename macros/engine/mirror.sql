@@ -28,7 +28,8 @@
     {{ exceptions.raise_compiler_error(at ~ ": config `pdelta_mirror` needs `changes` and `key`") }}
   {%- endif -%}
   {%- for k in decl.keys() if k not in ['changes', 'key', 'snapshot', 'technique'] -%}
-    {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: changes, key, snapshot, technique)") }}
+    {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k
+        ~ "` (allowed: changes, key, snapshot, technique)") }}
   {%- endfor -%}
   {{ return({'changes': decl['changes'], 'key': [decl['key']] if decl['key'] is string else decl['key'] | list,
              'snapshot': decl.get('snapshot'), 'technique': decl.get('technique', 'unknown')}) }}
@@ -37,7 +38,8 @@
 {#- the state's attribute columns: the feed's columns less the key and pdelta's own -#}
 {% macro mirror_attrs(changes, key, columns=none) %}
   {%- set attrs = [] -%}
-  {%- for c in (columns if columns is not none else pdelta.state_columns(changes)) if c[0] not in key and not c[0].startswith('_pdelta_') -%}
+  {%- for c in (columns if columns is not none else pdelta.state_columns(changes))
+        if c[0] not in key and not c[0].startswith('_pdelta_') -%}
     {%- do attrs.append(c[0]) -%}
   {%- endfor -%}
   {{ return(attrs) }}
@@ -59,10 +61,12 @@
     {%- for c in cols %} {% if c in snapshot_gaps %}cast(null as {{ snapshot_gaps[c] }}) as {{ q(c) }}
     {%- else %}s.{{ q(c) }}{% endif %}{% if not loop.last %},{% endif %}{% endfor %}
   from {{ snapshot }} as s
-  left anti join net as n on {% for k in key %}s.{{ q(k) }} = n.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  left anti join net as n on
+    {% for k in key %}s.{{ q(k) }} = n.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   union all
   {%- endif %}
-  select {% for k in key %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }} as {{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
+  select {% for k in key %}{{ q(k) }}, {% endfor %}{% for c in attrs %}last_image.{{ q(c) }}
+           as {{ q(c) }}{% if not loop.last %}, {% endif %}{% endfor %}
   from net where `_pdelta_type` in ('ins', 'upd', 'up', 'ups')
 {%- endmacro %}
 

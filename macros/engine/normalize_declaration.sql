@@ -17,10 +17,12 @@
 {% macro default__normalize_declaration(decl, model_name) %}
   {%- set where_am_i = "dimension_view '" ~ model_name ~ "'" -%}
   {%- if decl is not mapping -%}
-    {{ exceptions.raise_compiler_error(where_am_i ~ ": config `pdelta` must be a mapping with `root` and `relations`") }}
+    {{ exceptions.raise_compiler_error(where_am_i
+        ~ ": config `pdelta` must be a mapping with `root` and `relations`") }}
   {%- endif -%}
   {%- for k in decl.keys() if k not in ['root', 'relations', 'key', 'apply'] -%}
-    {{ exceptions.raise_compiler_error(where_am_i ~ ": unknown declaration entry `" ~ k ~ "` (allowed: root, relations, key, apply)") }}
+    {{ exceptions.raise_compiler_error(where_am_i ~ ": unknown declaration entry `" ~ k
+        ~ "` (allowed: root, relations, key, apply)") }}
   {%- endfor -%}
   {%- set rels_in = decl.get('relations') -%}
   {%- if rels_in is not mapping or rels_in | length == 0 -%}
@@ -28,7 +30,8 @@
   {%- endif -%}
   {%- set root = decl.get('root') -%}
   {%- if root not in rels_in -%}
-    {{ exceptions.raise_compiler_error(where_am_i ~ ": root `" ~ root ~ "` is not one of the declared relations " ~ (rels_in.keys() | list)) }}
+    {{ exceptions.raise_compiler_error(where_am_i ~ ": root `" ~ root
+        ~ "` is not one of the declared relations " ~ (rels_in.keys() | list)) }}
   {%- endif -%}
   {%- set allowed = ['state', 'changes', 'key', 'technique', 'columns', 'where', 'join', 'containment'] -%}
   {%- set rels = {} -%}
@@ -38,7 +41,8 @@
       {{ exceptions.raise_compiler_error(at ~ ": aliases are letters, digits and underscores") }}
     {%- endif -%}
     {%- for k in r.keys() if k not in allowed -%}
-      {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: " ~ (allowed | join(', ')) ~ ")") }}
+      {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k
+          ~ "` (allowed: " ~ (allowed | join(', ')) ~ ")") }}
     {%- endfor -%}
     {%- set containments = ['equal', 'subset', 'superset'] -%}
     {%- if r.get('containment') is not none and r.get('containment') not in containments -%}
@@ -65,20 +69,25 @@
     {%- if r.get('join') -%}
       {%- set j = r['join'] -%}
       {%- if j is not mapping or not j.get('to') or not j.get('on') -%}
-        {{ exceptions.raise_compiler_error(at ~ ": `join` needs `to` (the parent alias) and `on` ({parent_column: key_column})") }}
+        {{ exceptions.raise_compiler_error(at
+            ~ ": `join` needs `to` (the parent alias) and `on` ({parent_column: key_column})") }}
       {%- endif -%}
       {%- if (j.get('type', 'inner') | lower) != 'inner' -%}
-        {{ exceptions.raise_compiler_error(at ~ ": join " ~ j['to'] ~ " -> " ~ alias ~ " is a " ~ j['type'] ~ " join; a dimension view joins with inner joins only") }}
+        {{ exceptions.raise_compiler_error(at ~ ": join " ~ j['to'] ~ " -> " ~ alias
+            ~ " is a " ~ j['type'] ~ " join; a dimension view joins with inner joins only") }}
       {%- endif -%}
       {%- set on = [] -%}
       {%- for pc, kc in j['on'].items() -%}{%- do on.append([pc, kc]) -%}{%- endfor -%}
       {%- set on_keys = [] -%}{%- for p in on -%}{%- do on_keys.append(p[1]) -%}{%- endfor -%}
       {%- if (on_keys | sort) != (key | sort) -%}
-        {{ exceptions.raise_compiler_error(at ~ ": join " ~ j['to'] ~ " -> " ~ alias ~ " on " ~ on_keys ~ " must equate the whole primary key " ~ key ~ " of `" ~ alias ~ "` (a dimension view joins foreign key to primary key only)") }}
+        {{ exceptions.raise_compiler_error(at ~ ": join " ~ j['to'] ~ " -> " ~ alias ~ " on " ~ on_keys
+            ~ " must equate the whole primary key " ~ key ~ " of `" ~ alias
+            ~ "` (a dimension view joins foreign key to primary key only)") }}
       {%- endif -%}
       {%- set join = {'to': j['to'], 'on': on} -%}
     {%- elif alias != root -%}
-      {{ exceptions.raise_compiler_error(at ~ ": every relation but the root needs a `join` (foreign key -> this relation's primary key)") }}
+      {{ exceptions.raise_compiler_error(at
+          ~ ": every relation but the root needs a `join` (foreign key -> this relation's primary key)") }}
     {%- endif -%}
     {%- if alias == root and join is not none -%}
       {{ exceptions.raise_compiler_error(at ~ ": the root relation cannot have a `join`") }}
@@ -98,9 +107,11 @@
   {%- endfor -%}
   {%- for alias, r in rels.items() if alias not in order -%}
     {%- if r['join']['to'] not in rels -%}
-      {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias ~ "`: joins to unknown alias `" ~ r['join']['to'] ~ "`") }}
+      {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias
+          ~ "`: joins to unknown alias `" ~ r['join']['to'] ~ "`") }}
     {%- else -%}
-      {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias ~ "`: its joins form a cycle that never reaches the root `" ~ root ~ "`") }}
+      {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias
+          ~ "`: its joins form a cycle that never reaches the root `" ~ root ~ "`") }}
     {%- endif -%}
   {%- endfor -%}
 
@@ -109,9 +120,11 @@
   {%- for alias in order -%}
     {%- set r = rels[alias] -%}
     {%- set carry = [] -%}
-    {%- for c in r['columns'] if c[1] not in r['key'] and c[1] not in carry -%}{%- do carry.append(c[1]) -%}{%- endfor -%}
+    {%- for c in r['columns'] if c[1] not in r['key'] and c[1] not in carry
+        -%}{%- do carry.append(c[1]) -%}{%- endfor -%}
     {%- for child in order if rels[child]['join'] and rels[child]['join']['to'] == alias -%}
-      {%- for p in rels[child]['join']['on'] if p[0] not in r['key'] and p[0] not in carry -%}{%- do carry.append(p[0]) -%}{%- endfor -%}
+      {%- for p in rels[child]['join']['on'] if p[0] not in r['key'] and p[0] not in carry
+          -%}{%- do carry.append(p[0]) -%}{%- endfor -%}
     {%- endfor -%}
     {%- do r.update({'carry': carry}) -%}
   {%- endfor -%}
@@ -120,7 +133,8 @@
   {%- for alias in rels.keys() -%}
     {%- for c in rels[alias]['columns'] -%}
       {%- if c[0] | lower in seen -%}
-        {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias ~ "`: output column `" ~ c[0] ~ "` is declared twice; rename one ({new_name: column})") }}
+        {{ exceptions.raise_compiler_error(where_am_i ~ ", relation `" ~ alias
+            ~ "`: output column `" ~ c[0] ~ "` is declared twice; rename one ({new_name: column})") }}
       {%- endif -%}
       {%- do seen.append(c[0] | lower) -%}
       {%- do output.append([c[0], alias, c[1]]) -%}
@@ -131,7 +145,8 @@
     {%- set found = [] -%}
     {%- for o in output if o[1] == root and o[2] == k -%}{%- do found.append(o[0]) -%}{%- endfor -%}
     {%- if not found -%}
-      {{ exceptions.raise_compiler_error(where_am_i ~ ": the root key column `" ~ root ~ "." ~ k ~ "` must be an output column (a dimension view keeps its root key)") }}
+      {{ exceptions.raise_compiler_error(where_am_i ~ ": the root key column `" ~ root ~ "." ~ k
+          ~ "` must be an output column (a dimension view keeps its root key)") }}
     {%- endif -%}
     {%- do key_out.append(found[0]) -%}
   {%- endfor -%}

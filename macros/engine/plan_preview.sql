@@ -16,7 +16,8 @@
   {%- else -%}
     {%- for alias in view['order'] -%}
       {%- set inp = inputs[alias] -%}
-      {%- do inp.update({'columns': pdelta.state_columns(inp['state']), 'hi': pdelta.feed_high_watermark(inp['changes'])}) -%}
+      {%- do inp.update({'columns': pdelta.state_columns(inp['state']),
+                         'hi': pdelta.feed_high_watermark(inp['changes'])}) -%}
     {%- endfor -%}
     {{ pdelta.plan_statement(pdelta.refresh_plan(view, inputs), final) }}
   {%- endif -%}

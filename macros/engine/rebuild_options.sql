@@ -55,21 +55,28 @@
   {%- set out = [] -%}
   {%- set r = cfg.get('pdelta_rebuild_ratio') -%}
   {%- set off = r is none or r is false or r == 'false' -%}
-  {%- set number = (r is number and r is not boolean and r >= 0) or (r is string and modules.re.match('^[0-9]+(\\.[0-9]+)?$', r)) -%}
+  {%- set number = (r is number and r is not boolean and r >= 0)
+                   or (r is string and modules.re.match('^[0-9]+(\\.[0-9]+)?$', r)) -%}
   {%- if not off and not number and r != 'learned' -%}
-    {%- do out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach before the refresh rebuilds instead), 'learned' (rebuild when the view's own timed refreshes and rebuilds predict a rebuild is faster) or false, got " ~ r) -%}
+    {%- do out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach"
+                      ~ " before the refresh rebuilds instead), 'learned' (rebuild when the view's own timed refreshes"
+                      ~ " and rebuilds predict a rebuild is faster) or false, got " ~ r) -%}
   {%- endif -%}
   {%- set feed = cfg.get('pdelta_rebuild_feed', 'reset') -%}
   {%- if feed not in ['reset', 'diff'] -%}
-    {%- do out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too) or 'diff' (the feed gets the rebuild's exact difference), got '" ~ feed ~ "'") -%}
+    {%- do out.append("pdelta_rebuild_feed: expected 'reset' (a plain rebuild, readers of the view's feed rebuild too)"
+                      ~ " or 'diff' (the feed gets the rebuild's exact difference), got '" ~ feed ~ "'") -%}
   {%- endif -%}
   {%- set plan = cfg.get('pdelta_plan', 'diff') -%}
   {%- if plan not in ['diff', 'rules'] -%}
-    {%- do out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '" ~ plan ~ "'") -%}
+    {%- do out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them"
+                      ~ " with the view; complete changes) or 'rules' (the paper's delta rules term by term;"
+                      ~ " partial changes), got '" ~ plan ~ "'") -%}
   {%- endif -%}
   {%- set change = cfg.get('on_schema_change') or 'ignore' -%}
   {%- if change not in ['ignore', 'fail', 'append_new_columns', 'sync_all_columns'] -%}
-    {%- do out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view"
+    {%- do
+        out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view"
                       ~ " whose declaration changed is rebuilt) or 'fail' (the run stops), got '" ~ change ~ "'") -%}
   {%- endif -%}
   {%- set rows = cfg.get('pdelta_feed_history_rows', 100000) -%}

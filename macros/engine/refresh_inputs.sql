@@ -40,7 +40,8 @@
     {%- set suffix = '__pdelta_changes' -%}
     {%- set state_log = pdelta.meta_relation(state, 'batches') -%}
     {%- if changes.identifier.endswith(suffix) -%}
-      {%- set owner_log = changes.incorporate(path={'identifier': changes.identifier[:-(suffix | length)] ~ '__pdelta_batches'}) -%}
+      {%- set owner_log = changes.incorporate(path={'identifier': changes.identifier[:-(suffix | length)]
+          ~ '__pdelta_batches'}) -%}
       {%- set st = pdelta.batch_log_state(owner_log) if pdelta.relation_exists(owner_log) else none -%}
       {%- do inp.update({'hi': none if st is none or st['last'] < 0 else st['last'],
                          'rebuilt_at': none if st is none else st['last_full'], 'bound_by': 'view',
@@ -202,7 +203,8 @@
     {%- if name in key_names -%}
       {%- do columns.append('l.' ~ q(key[key_names.index(name)]) ~ ' as ' ~ q(c[0])) -%}
     {%- elif name in attr_names -%}
-      {%- do columns.append('cast(l.`last`.`image`.' ~ q(attrs[attr_names.index(name)]) ~ ' as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
+      {%- do columns.append('cast(l.`last`.`image`.' ~ q(attrs[attr_names.index(name)])
+          ~ ' as ' ~ c[1] ~ ') as ' ~ q(c[0])) -%}
     {%- else -%}
       {%- do columns.append('s.' ~ q(c[0])) -%}
       {%- do uncarried.append(c[0]) -%}
@@ -300,7 +302,8 @@
 {#- what feed_scans reads of one input's feed; a mirror's bound is fixed (`fixed`), even when none -#}
 {% macro _feed_scan(alias, view, changes, state, consumed, hi, fixed, positions, history_rows) %}
   {%- set r = view['relations'][alias] -%}
-  {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias), 'hi': hi if hi is not none else (-1 if fixed else none),
+  {{ return({'alias': alias, 'changes': changes, 'lo': consumed.get(alias),
+             'hi': hi if hi is not none else (-1 if fixed else none),
              'key': r['key'], 'attrs': r['carry'], 'state': state, 'technique': r['technique'],
              'required': pdelta.declared_not_null(r['state'], r['carry']), 'prior': positions.get(alias),
              'history_rows': history_rows}) }}

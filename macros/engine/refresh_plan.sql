@@ -43,7 +43,8 @@
         {%- if not reached.any -%}{%- do tables.append(P ~ 'prj__sets') -%}{%- endif -%}
         {%- set reached.any = true -%}
       {%- endif -%}
-      {%- if not loop.first and reached.any -%}{%- do tables.append(P ~ 'j' ~ (loop.index - 1) ~ '__sets') -%}{%- endif -%}
+      {%- if not loop.first and reached.any
+          -%}{%- do tables.append(P ~ 'j' ~ (loop.index - 1) ~ '__sets') -%}{%- endif -%}
     {%- endfor -%}
   {%- endif -%}
   {%- set prj = {} -%}
@@ -57,8 +58,10 @@
     {%- for c in inp['columns'] if c[0] not in key -%}{%- do attrs.append(c[0]) -%}{%- endfor -%}
     {%- set feed_cols = key + attrs + ['_pdelta_before', '_pdelta_type', '_pdelta_seq'] -%}
     {%- set X = P ~ alias ~ '__' -%}
-    {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]' ~ ('' if alias in pending else ': none pending'), [],
-          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'], inp['hi'] if alias in pending else none, inp.get('exclude')))) -%}
+    {%- do plan.append(pdelta.plan_term(X ~ 'changes', 'feed rows of `' ~ alias ~ '` in (lo, hi]'
+          ~ ('' if alias in pending else ': none pending'), [],
+          pdelta.feed_range_sql(inp['changes'], feed_cols, inp['lo'],
+            inp['hi'] if alias in pending else none, inp.get('exclude')))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'net_effect', '§5.3 net effect per key', [X ~ 'changes'],
           pdelta.net_effect_sql(X ~ 'changes', key, attrs))) -%}
     {%- do plan.append(pdelta.plan_term(X ~ 'delta', 'Fig. 4: ΔR, the new images', [X ~ 'net_effect'],
@@ -71,18 +74,22 @@
     {%- if r['where'] -%}
       {%- do plan.append(pdelta.plan_term(X ~ 'sel_delta', '§5.5 selection: Δσ = σ_p(ΔS)', [X ~ 'delta'],
             pdelta.rule_selection_delta_sql(X ~ 'delta', r['where']))) -%}
-      {%- do plan.append(pdelta.plan_term(X ~ 'sel_nabla', '§5.5 selection: ∇σ = σ_{p ∨ flag≠comp}(π_{s(flag)} ∇S)', [X ~ 'nabla'],
+      {%- do plan.append(pdelta.plan_term(X ~ 'sel_nabla', '§5.5 selection: ∇σ = σ_{p ∨ flag≠comp}(π_{s(flag)} ∇S)',
+            [X ~ 'nabla'],
             pdelta.rule_selection_nabla_sql(X ~ 'nabla', key + attrs, r['where']))) -%}
       {%- do plan.append(pdelta.plan_term(X ~ 'sel_new', '§5.5 selection of the state', [X ~ 'new'],
             'select * from ' ~ X ~ 'new where (' ~ r['where'] ~ ')')) -%}
       {%- set cur = X ~ 'sel_' -%}
     {%- endif -%}
     {%- set cols = [] -%}{%- set names = [] -%}
-    {%- for c in key + r['carry'] -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
+    {%- for c in key + r['carry']
+        -%}{%- do cols.append([q(c), alias ~ '__' ~ c]) -%}{%- do names.append(alias ~ '__' ~ c) -%}{%- endfor -%}
     {%- set pd, pn = X ~ 'prj_delta', X ~ 'prj_nabla' -%}
-    {%- set delta_term = pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)', [cur ~ 'delta', cur ~ 'nabla'],
+    {%- set delta_term = pdelta.plan_term(pd, '§5.4 projection: Δπ = π(ΔS) − π(σ_{flag=comp} ∇S)',
+          [cur ~ 'delta', cur ~ 'nabla'],
           pdelta.rule_projection_delta_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
-    {%- set nabla_term = pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)', [cur ~ 'delta', cur ~ 'nabla'],
+    {%- set nabla_term = pdelta.plan_term(pn, '§5.4 projection: ∇π = π(∇S) − π_{comp}(ΔS)',
+          [cur ~ 'delta', cur ~ 'nabla'],
           pdelta.rule_projection_nabla_sql(cur ~ 'delta', cur ~ 'nabla', cols)) -%}
     {%- do plan.extend([delta_term, nabla_term]) -%}
     {%- if alias in pending and (P ~ 'prj__sets') in tables -%}
@@ -109,8 +116,10 @@
   {%- for alias in view['order'] -%}
     {%- set j = view['relations'][alias]['join'] -%}
     {%- set on = [] -%}
-    {%- if j -%}{%- for p in j['on'] -%}{%- do on.append([j['to'] ~ '__' ~ p[0], alias ~ '__' ~ p[1]]) -%}{%- endfor -%}{%- endif -%}
-    {%- do tree.update({alias: {'new': prj[alias]['name'] ~ '_new', 'cols': prj[alias]['cols'], 'to': j['to'] if j else none, 'on': on}}) -%}
+    {%- if j -%}{%- for p in j['on']
+        -%}{%- do on.append([j['to'] ~ '__' ~ p[0], alias ~ '__' ~ p[1]]) -%}{%- endfor -%}{%- endif -%}
+    {%- do tree.update({alias: {'new': prj[alias]['name'] ~ '_new', 'cols': prj[alias]['cols'],
+                               'to': j['to'] if j else none, 'on': on}}) -%}
   {%- endfor -%}
   {%- for alias in view['order'][1:] -%}
     {%- set n = P ~ 'j' ~ loop.index -%}
@@ -128,7 +137,8 @@
           pdelta.old_state_sql(tn, td, tb, t['key'], t['cols']))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__new', 'S_new ⋈ T_new', [sn, tn],
           pdelta.join_new_sql(sn, tn, s['cols'], t['cols'], on))) -%}
-    {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_new_x_t_delta', '§5.6 join Δ: S_new ⋈ ΔT (key-first)', [td] + s_news,
+    {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_new_x_t_delta', '§5.6 join Δ: S_new ⋈ ΔT (key-first)',
+          [td] + s_news,
           pdelta.rule_join_delta_s_new_term_sql(td, s['cols'], t['cols'], tree, s_order, r['join']['to'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__delta_s_delta_x_t_new', '§5.6 join Δ: ΔS ⋈ T_new', [sd, tn],
           pdelta.rule_join_delta_term_sql(sd, tn, s['cols'], t['cols'], on))) -%}
@@ -136,8 +146,10 @@
     {%- set delta_term = pdelta.plan_term(n ~ '__delta', '§5.6 join: Δ(S ⋈ T), the union of its Δ terms', parts,
           'select * from ' ~ parts | join(' union select * from ')) -%}
     {%- do plan.append(delta_term) -%}
-    {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_old_x_t_nabla', '§5.6 join ∇: S_old ⋈ ∇T (key-first)', [tb, sd, sb] + s_news,
-          pdelta.rule_join_nabla_s_old_term_sql(sd, sb, tb, s['cols'], t['cols'], s['key'], tree, s_order, r['join']['to'], on))) -%}
+    {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_old_x_t_nabla', '§5.6 join ∇: S_old ⋈ ∇T (key-first)',
+          [tb, sd, sb] + s_news,
+          pdelta.rule_join_nabla_s_old_term_sql(sd, sb, tb, s['cols'], t['cols'], s['key'],
+            tree, s_order, r['join']['to'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_nabla_x_t_old', '§5.6 join ∇: ∇S ⋈ T_old', [sb, to],
           pdelta.rule_join_nabla_t_old_term_sql(sb, to, s['cols'], t['cols'], on))) -%}
     {%- do plan.append(pdelta.plan_term(n ~ '__nabla_s_partial', '§5.6 join ∇: partial rows of ∇S, T NULL', [sb],
@@ -164,7 +176,8 @@
         pdelta.rule_projection_delta_sql(sd, sb, out_cols))) -%}
   {%- do plan.append(pdelta.plan_term(P ~ 'v__nabla', '§5.4 projection to the view: ∇V', [sd, sb],
         pdelta.rule_projection_nabla_sql(sd, sb, out_cols))) -%}
-  {%- do plan.append(pdelta.plan_term(P ~ 'v__changes', 'Fig. 6: ΔV/∇V to the six sets', [P ~ 'v__delta', P ~ 'v__nabla'],
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__changes', 'Fig. 6: ΔV/∇V to the six sets',
+        [P ~ 'v__delta', P ~ 'v__nabla'],
         pdelta.delete_insert_to_six_sets_sql(P ~ 'v__delta', P ~ 'v__nabla', view['key'], attrs_out))) -%}
   {#- an update pair whose images agree on every output column is no change of the view -#}
   {%- set effective -%}
@@ -173,7 +186,8 @@
     where not (`_pdelta_type` = 'upd' and `_pdelta_before` <=> struct({{ pdelta._cols(attrs_out) }}))
     {%- endif %}
   {%- endset -%}
-  {%- do plan.append(pdelta.plan_term(P ~ 'v__effective', 'update pairs that change no output column dropped', [P ~ 'v__changes'], effective)) -%}
+  {%- do plan.append(pdelta.plan_term(P ~ 'v__effective', 'update pairs that change no output column dropped',
+        [P ~ 'v__changes'], effective)) -%}
   {{ return(plan) }}
 {% endmacro %}
 

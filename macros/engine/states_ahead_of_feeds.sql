@@ -72,7 +72,8 @@
   {%- for row in props.rows if row[0] == 'delta.enableChangeDataFeed' and row[1] | lower == 'true' -%}
     {{ return(true) }}
   {%- endfor -%}
-  {{ exceptions.raise_compiler_error('pdelta: input `' ~ alias ~ '`: pdelta_state_ahead is set, which reads the keys its'
+  {{ exceptions.raise_compiler_error('pdelta: input `' ~ alias
+        ~ '`: pdelta_state_ahead is set, which reads the keys its'
         ~ ' state ' ~ state ~ ' changed from its change data feed, but that table has `delta.enableChangeDataFeed` off.'
         ~ ' Turn it on (alter table ... set tblproperties (\'delta.enableChangeDataFeed\' = \'true\')) or set'
         ~ ' pdelta_state_ahead to ignore; nothing was written.') }}
