@@ -24,12 +24,13 @@ bench: setup ## benchmark: rebuild vs affected-keys MERGE vs pdelta, 1M and 10M 
 	@bash scripts/bench.sh
 
 bench-smoke: setup ## the benchmark harnesses on a few thousand rows, checked equal to rebuilds (part of make test)
-	@source scripts/env.sh && PDELTA_LOCAL_DIR="$$PDELTA_HOME/.pdelta/tests/bench-smoke" python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider
+	@source scripts/env.sh && PDELTA_LOCAL_DIR="$$PDELTA_HOME/.pdelta/tests/bench-smoke" \
+		python -m pytest tests/test_bench_smoke.py -q -p no:cacheprovider
 
 bench-large: setup ## the benchmark at 100M root rows (long)
 	@bash scripts/bench.sh large
 
-bench-adapt: setup ## view adaptation: predicate, column and leaf relation changes adapted vs rebuilt, 1M and 10M rows (docs/bench/adapt.md)
+bench-adapt: setup ## view adaptation vs rebuild: predicate, column and leaf changes, 1M/10M rows (docs/bench/adapt.md)
 	@bash scripts/bench.sh adapt
 
 thrift-start: setup ## start a local Spark Thrift Server with Delta (prints its port)
@@ -53,5 +54,5 @@ clean: ## remove local Spark state (warehouses, metastores, dbt target); keeps v
 	rm -rf .pdelta/local .pdelta/thrift .pdelta/cluster .pdelta/tests target logs integration_tests/target \
 		integration_tests/logs
 
-.PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large bench-adapt thrift-start thrift-stop \
-	cluster-start cluster-stop clean
+.PHONY: help setup demo test test-fast test-deep test-cluster bench bench-smoke bench-large bench-adapt \
+	thrift-start thrift-stop cluster-start cluster-stop clean

@@ -32,7 +32,8 @@ if [ ! -f .pdelta/jars/.complete ] || [ "$(cat .pdelta/jars/.complete)" != "$DEL
   echo "[setup] resolving $DELTA_COORD from Maven Central (once)"
   rm -rf .pdelta/jars
   echo 'pass' > .pdelta/noop.py
-  ( source scripts/env.sh && "$SPARK_HOME/bin/spark-submit" --packages "$DELTA_COORD" --conf spark.jars.ivy="$PWD/.pdelta/ivy" \
+  ( source scripts/env.sh && "$SPARK_HOME/bin/spark-submit" --packages "$DELTA_COORD" \
+      --conf spark.jars.ivy="$PWD/.pdelta/ivy" \
       --conf spark.ui.enabled=false .pdelta/noop.py ) > .pdelta/ivy-resolve.log 2>&1 || {
     echo "[setup] could not resolve $DELTA_COORD; see .pdelta/ivy-resolve.log:" >&2
     grep -iE 'not found|unresolved|error' .pdelta/ivy-resolve.log | head -20 >&2

@@ -14,12 +14,18 @@ cd integration_tests
 python -m pdelta.runner \
   "deps --quiet" \
   "seed --target local --full-refresh --select path:seeds/paper" \
-  "run --target local --full-refresh --vars '{paper_stage: old}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \
+  "run --target local --full-refresh --vars '{paper_stage: old}' --select paper_cust paper_addr paper_cust_changes \
+paper_addr_changes paper_d paper_d_diff" \
   "show --target local --limit 50 --inline \"select * from {{ ref('paper_d') }} order by cid\"" \
-  "run --target local --vars '{paper_stage: new}' --select paper_cust paper_addr paper_cust_changes paper_addr_changes paper_d paper_d_diff" \
+  "run --target local --vars '{paper_stage: new}' --select paper_cust paper_addr paper_cust_changes \
+paper_addr_changes paper_d paper_d_diff" \
   "show --target local --limit 50 --inline \"select * from {{ ref('paper_d') }} order by cid\"" \
-  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, _pdelta_before as before_image, _pdelta_seq as batch from {{ pdelta.meta_relation(ref('paper_d'), 'changes') }} order by cid\"" \
-  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, _pdelta_before as before_image, _pdelta_seq as batch from {{ pdelta.meta_relation(ref('paper_d_diff'), 'changes') }} order by cid\""
+  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, \
+_pdelta_before as before_image, _pdelta_seq as batch \
+from {{ pdelta.meta_relation(ref('paper_d'), 'changes') }} order by cid\"" \
+  "show --target local --limit 50 --inline \"select cid, _pdelta_type as change, cname, caddr, acity, acountry, \
+_pdelta_before as before_image, _pdelta_seq as batch \
+from {{ pdelta.meta_relation(ref('paper_d_diff'), 'changes') }} order by cid\""
 cat <<'TXT'
 
 [demo] Above: D built from the old states, then D after one incremental refresh, then the

@@ -28,7 +28,8 @@
 # Five streams run side by side, each with its own Spark JVM (the Thrift Servers', and one
 # embedded session per pytest process): the Thrift tests; the randomized suite; the capture module
 # (one fixture that runs every raw format twice), the feed contract's bad-row catalogue, the
-# feed history's runs and users' states read as of the bound (tests/test_state_compensation.py); the cluster lane, then the bench smoke runs (the lane ends first: ~11 of
+# feed history's runs and users' states read as of the bound (tests/test_state_compensation.py); the
+# cluster lane, then the bench smoke runs (the lane ends first: ~11 of
 # ~40 minutes); in the foreground, the local lane and the other modules (one pytest process: its
 # JVM warms up once for both). make test is CPU-bound on small machines, so the split keeps the
 # streams about equally long (one that ends early leaves a core idle). The logs of the background
@@ -55,7 +56,8 @@ pdelta gen-macros --check
 bash scripts/databricks_venv.sh > .pdelta/tests/databricks_venv.log 2>&1 &
 echo "databricks-venv $!" >> "$cpu_roots"
 
-echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, tests/test_capture_thrift.py)"
+echo "== starting a Spark Thrift Server (tests/test_apply.py, tests/test_live_validation.py, \
+tests/test_capture_thrift.py)"
 bash scripts/thrift_server.sh stop >/dev/null 2>&1 || true
 bash scripts/thrift_server.sh start
 thrift_pid=
@@ -98,8 +100,8 @@ echo "thrift $(bash scripts/thrift_server.sh pid)" >> "$cpu_roots"
 export PDELTA_THRIFT_PORT
 
 echo "== [3/3] pytest over the Thrift Server (in the background; log: .pdelta/tests/thrift.log)"
-python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py tests/test_user_guide.py \
-  -q -p no:cacheprovider \
+python -m pytest tests/test_apply.py tests/test_live_validation.py tests/test_capture_thrift.py \
+  tests/test_user_guide.py -q -p no:cacheprovider \
   --durations=5 -s \
   > .pdelta/tests/thrift.log 2>&1 &
 thrift_pid=$!
@@ -111,9 +113,11 @@ python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider --d
 random_pid=$!
 echo "randomized $random_pid" >> "$cpu_roots"
 
-echo "== [3/3] pytest: capture of every raw format, the feed contract (in the background; log: .pdelta/tests/capture.log)"
-PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest tests/test_capture.py tests/test_feed_contract.py \
-  tests/test_feed_history.py tests/test_state_compensation.py -q -p no:cacheprovider --durations=3 \
+echo "== [3/3] pytest: capture of every raw format, the feed contract \
+(in the background; log: .pdelta/tests/capture.log)"
+PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/capture-spark" python -m pytest \
+  tests/test_capture.py tests/test_feed_contract.py tests/test_feed_history.py tests/test_state_compensation.py \
+  -q -p no:cacheprovider --durations=3 \
   > .pdelta/tests/capture.log 2>&1 &
 capture_pid=$!
 echo "capture+feed-contract $capture_pid" >> "$cpu_roots"

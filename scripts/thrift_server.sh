@@ -21,7 +21,8 @@ running() { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 
 start() {
   if running; then echo "[thrift] already running on port $(cat "$PORTFILE") (pid $(cat "$PIDFILE"))"; return 0; fi
-  local port=${PDELTA_THRIFT_PORT:-$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
+  local port=${PDELTA_THRIFT_PORT:-$(.venv/bin/python -c \
+    'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
   # a port something already listens on would pass the readiness check below through that other
   # server, and everything meant for this one would go there
   if .venv/bin/python -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' \
@@ -55,16 +56,19 @@ ${PDELTA_JVM_OPTIONS:-}")
     "${cluster[@]}" \
     --driver-memory "${PDELTA_THRIFT_DRIVER_MEMORY:-4g}" \
     --driver-class-path "$HOME_DIR/.pdelta/jars/*" \
-    --driver-java-options "-Duser.timezone=UTC -Dderby.system.home=$HOME_DIR/$STATE -Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
+    --driver-java-options "-Duser.timezone=UTC -Dderby.system.home=$HOME_DIR/$STATE \
+-Dlog4j2.configurationFile=$HOME_DIR/scripts/log4j2.properties ${PDELTA_JVM_OPTIONS:-}" \
     --conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension \
     --conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog \
     --conf spark.sql.warehouse.dir="$HOME_DIR/$STATE/warehouse" \
-    --conf "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=$HOME_DIR/$STATE/metastore_db;create=true" \
+    --conf "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;\
+databaseName=$HOME_DIR/$STATE/metastore_db;create=true" \
     --conf spark.sql.shuffle.partitions="${PDELTA_SHUFFLE_PARTITIONS:-2}" \
     --conf spark.sql.session.timeZone=UTC \
     --conf spark.sql.adaptive.enabled="${PDELTA_SPARK_ADAPTIVE:-true}" \
     --conf spark.sql.codegen.wholeStage="${PDELTA_SPARK_CODEGEN:-true}" \
-    --conf spark.sql.codegen.factoryMode="$([ "${PDELTA_SPARK_CODEGEN:-true}" = false ] && echo NO_CODEGEN || echo FALLBACK)" \
+    --conf spark.sql.codegen.factoryMode="$([ "${PDELTA_SPARK_CODEGEN:-true}" = false ] \
+      && echo NO_CODEGEN || echo FALLBACK)" \
     --conf spark.ui.enabled=false \
     --conf spark.databricks.delta.snapshotPartitions="${PDELTA_SNAPSHOT_PARTITIONS:-2}" \
     --conf spark.hadoop.fs.file.impl=org.apache.hadoop.fs.RawLocalFileSystem \
@@ -84,7 +88,9 @@ conn = hive.connect(host="127.0.0.1", port=int(sys.argv[1]), username="pdelta")
 cur = conn.cursor(); cur.execute("SELECT 1"); assert cur.fetchall() == [(1,)]
 PY
   do
-    if ! running; then echo "[thrift] server exited during start-up; last log lines:" >&2; tail -30 "$STATE/server.log" >&2; exit 1; fi
+    if ! running; then
+      echo "[thrift] server exited during start-up; last log lines:" >&2; tail -30 "$STATE/server.log" >&2; exit 1
+    fi
     if [ $SECONDS -ge $deadline ]; then echo "[thrift] no answer within the timeout" >&2; stop; exit 1; fi
     sleep 2
   done

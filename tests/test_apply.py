@@ -1,9 +1,10 @@
 """Apply strategies, crash safety, concurrency and SCD2 history, on a Spark Thrift Server with
 a dbt project that installs pdelta as a package (tests/apply/project.py): mirrors `cust` and
 `addr` kept from canonical change feeds, and the dimension view over them two ways — Delta
-clustered by key with SCD2 history and deletion vectors (`dim`) and parquet with key buckets (`dim_pq`) — plus a
-one-relation view with history (`dim1`) for fault injection. The true states live in Python (tests/apply/world.py); after every
-refresh each view must equal the view recomputed from them, its change feed replayed from the
+clustered by key with SCD2 history and deletion vectors (`dim`) and parquet with key buckets
+(`dim_pq`) — plus a one-relation view with history (`dim1`) for fault injection. The true states
+live in Python (tests/apply/world.py); after every refresh each view must equal the view
+recomputed from them, its change feed replayed from the
 first build must reproduce it with every change consistent, and the history must equal the
 history recomputed from the sequence of the view's states.
 
@@ -64,7 +65,8 @@ class It:
             values = []
             for r in mine:
                 b = r["_before"]
-                before = "null" if b is None else "named_struct(" + ", ".join(f"'{a}', {sql_value(b[a])}" for a in attrs) + ")"
+                before = ("null" if b is None
+                          else "named_struct(" + ", ".join(f"'{a}', {sql_value(b[a])}" for a in attrs) + ")")
                 values.append("(" + ", ".join([sql_value(r[key]), *(sql_value(r[a]) for a in attrs), before,
                                                sql_value(r["_type"]), str(r["_seq"])]) + ")")
             (ex or self.ex).rows(f"insert into `{SCHEMA}`.`{rel}_changes` values " + ", ".join(values))
@@ -115,7 +117,9 @@ class It:
 
     def batch_log(self, model: str) -> list[dict]:
         cols = ["batch_id", "input", "lo", "hi", "counts", "mode", "strategy", "statements", "rows_written", "retried"]
-        return [dict(zip(cols, r)) for r in self.sql(f"select {', '.join(f'`{c}`' for c in cols)} from `{SCHEMA}`.`{model}__pdelta_batches` order by batch_id, `input`")]
+        return [dict(zip(cols, r)) for r in self.sql(f"select {', '.join(f'`{c}`' for c in cols)} "
+                                                     f"from `{SCHEMA}`.`{model}__pdelta_batches` "
+                                                     "order by batch_id, `input`")]
 
     def last_batch(self, model: str) -> int:
         return max(r["batch_id"] for r in self.batch_log(model) if r["mode"] in ("full", "incremental"))
@@ -125,7 +129,8 @@ class It:
         return log[-1]["strategy"]
 
     def history(self, model: str = "dim") -> set[tuple]:
-        rows = self.sql(f"select cid, {', '.join(attrs_of(model))}, `_pdelta_valid_from`, `_pdelta_valid_to`, `_pdelta_is_current` "
+        rows = self.sql(f"select cid, {', '.join(attrs_of(model))}, `_pdelta_valid_from`, `_pdelta_valid_to`, "
+                        "`_pdelta_is_current` "
                         f"from `{SCHEMA}`.`{model}__pdelta_history`")
         for r in rows:
             assert (r[-2] is None) == bool(r[-1]), f"history row {r}: is_current disagrees with valid_to"
@@ -145,7 +150,8 @@ class It:
             replayed, problems = replay_feed(self.initial[model], self.feed(model))
             assert not problems, f"{model}'s change feed: {problems[:5]}"
             assert replayed == got, f"{model}'s change feed replayed from its first build does not give the view"
-        assert self.history() == scd2(self.states["dim"]), "SCD2 history differs from the history recomputed from the view's states"
+        assert self.history() == scd2(self.states["dim"]), \
+            "SCD2 history differs from the history recomputed from the view's states"
 
 
 def _only_kill_points(request) -> bool:
@@ -168,7 +174,8 @@ def it(thrift_port, tmp_path_factory, request):
         key, attrs = ("cid", CUST_ATTRS) if rel == "cust" else ("aid", ADDR_ATTRS)
         rows = getattr(h.world, rel).rows
         h.sql(f"insert into `{SCHEMA}`.`{rel}_initial` values "
-              + ", ".join("(" + ", ".join([str(k), *(sql_value(v[a]) for a in attrs)]) + ")" for k, v in sorted(rows.items())))
+              + ", ".join("(" + ", ".join([str(k), *(sql_value(v[a]) for a in attrs)]) + ")"
+                          for k, v in sorted(rows.items())))
     out = h.dbt("deps")
     assert out.returncode == 0, out.stdout + out.stderr
     if _only_kill_points(request):
@@ -247,12 +254,14 @@ def test_strategy_per_batch(it, tmp_path):
     assert "drop_empty_bucket" in json.loads(pq_log["statements"]), pq_log
     it.check()
     history = it.history()
-    assert len([r for r in history if r[0] == c_tier]) == versions_before[c_tier] + 1, "a tracked change opens a version"
+    assert len([r for r in history if r[0] == c_tier]) == versions_before[c_tier] + 1, \
+        "a tracked change opens a version"
     assert len([r for r in history if r[0] == c_name]) == versions_before[c_name], "an untracked change does not"
     assert [r for r in history if r[0] == c_name and r[-1] is None][0][1] == "zed"
     assert all(r[-1] is not None for r in history if r[0] in emptied), "deletes close the current version"
     detail = it.sql(f"describe detail `{SCHEMA}`.`dim`")[0]
-    assert any(str(v).replace(" ", "") in ('["cid"]', "['cid']", "[cid]") for v in detail), f"dim is clustered by its key: {detail}"
+    assert any(str(v).replace(" ", "") in ('["cid"]', "['cid']", "[cid]") for v in detail), \
+        f"dim is clustered by its key: {detail}"
 
 
 def test_concurrent_appends_land_exactly_once(it):
@@ -279,9 +288,11 @@ def test_concurrent_appends_land_exactly_once(it):
     finally:
         stop.set()
         t.join()
-    cust_hi, addr_hi = (max((r["hi"] for r in it.batch_log(m) if r["mode"] in ("full", "incremental") and r["hi"] is not None),
+    cust_hi, addr_hi = (max((r["hi"] for r in it.batch_log(m) if r["mode"] in ("full", "incremental")
+                             and r["hi"] is not None),
                             default=None) for m in ("cust", "addr"))
-    assert appended and max(appended) > min(cust_hi or 0, addr_hi or 0), "no feed row landed after a mirror froze its range"
+    assert appended and max(appended) > min(cust_hi or 0, addr_hi or 0), \
+        "no feed row landed after a mirror froze its range"
     # the view read each mirror up to the position its state reflects, not the feed's end
     dim_in = {r["input"]: r["hi"] for r in it.batch_log("dim") if r["batch_id"] == it.last_batch("dim")}
     assert dim_in == {"c": cust_hi, "a": addr_hi}, dim_in
@@ -590,7 +601,8 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
             out = run(turn)
             assert out.returncode == 0, f"{at}: the rerun failed:\n" + out.stdout[-3000:]
         columns, rows, feed = held(turn)
-        assert columns == ["cid", "customer_name" if turn % 2 else "name", "tier"] + ([f"aid_{turn}"] if turn % 2 else []), \
+        assert columns == (["cid", "customer_name" if turn % 2 else "name", "tier"]
+                           + ([f"aid_{turn}"] if turn % 2 else [])), \
             f"{at}: columns {columns}"
         assert rows == expected(turn), f"{at}: the view differs from its recomputation"
         check_history(turn, rows, at)

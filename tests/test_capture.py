@@ -42,7 +42,8 @@ RAW_SCHEMAS = {
     "raw_log_net_effect": IMG + ", op string, seq bigint",
     "raw_change_tracking": "id int, op string, version bigint",
     "raw_sqlserver_change_tracking": "SYS_CHANGE_VERSION bigint, SYS_CHANGE_CREATION_VERSION bigint, "
-                                     "SYS_CHANGE_OPERATION string, SYS_CHANGE_COLUMNS string, SYS_CHANGE_CONTEXT string, id int",
+                                     "SYS_CHANGE_OPERATION string, SYS_CHANGE_COLUMNS string, SYS_CHANGE_CONTEXT "
+                                     "string, id int",
     "raw_snapshot_diff": "snapshot_id bigint, " + IMG,
     "raw_debezium_postgres_default": "offset bigint, key string, value string",
     "raw_debezium_postgres_full": "offset bigint, key string, value string",
@@ -113,7 +114,8 @@ class Harness:
             self.spark.sql(f"""merge into {src} t using pdelta_cdf_half s on t.id = s.id
                 when matched and not s.present then delete
                 when matched then update set name = s.name, city = s.city, score = s.score, bio = s.bio
-                when not matched and s.present then insert (id, name, city, score, bio) values (s.id, s.name, s.city, s.score, s.bio)""")
+                when not matched and s.present then insert (id, name, city, score, bio) """
+                           "values (s.id, s.name, s.city, s.score, s.bio)")
         self.spark.sql(f"create or replace table {SCHEMA}.raw_delta_cdf using delta as "
                        f"select * from table_changes('{src}', 0)")
 
@@ -182,8 +184,10 @@ def test_format_captured_mirrored_and_maintained(h, fmt):
     view = VIEW_OF[fmt]
     for run in (1, 2):
         got = h.results[run]
-        assert got["mirrors"][fmt] == truth_rows(h.sim.truths[run - 1]), f"{fmt}: mirror after batch {run} is not the source table"
-        assert got["views"][view] == got["recomputed"][view], f"{view} ({fmt}): view after batch {run} differs from its recomputation"
+        assert got["mirrors"][fmt] == truth_rows(h.sim.truths[run - 1]), \
+            f"{fmt}: mirror after batch {run} is not the source table"
+        assert got["views"][view] == got["recomputed"][view], \
+            f"{view} ({fmt}): view after batch {run} differs from its recomputation"
         feed = got["feeds"][fmt]
         assert len({(k, s) for k, _, s in feed}) == len(feed), f"{fmt}: two changes of one key in one batch"
         assert {t for _, t, _ in feed} <= set(FORMAT_SETS[fmt]), f"{fmt}: emitted sets outside its format's"
@@ -268,7 +272,8 @@ def test_quarantine_applies_every_good_record_and_loses_nothing_else(h):
 def test_quarantine_threshold_fails_the_run_and_leaves_the_batch_uncommitted(h):
     assert h.status1["bad_strict_capture"] == "success"
     assert h.status2["bad_strict_capture"] == "error"
-    assert all(s == "success" for n, s in h.status2.items() if n not in ("bad_strict_capture", "bad_share_below_capture")), h.status2
+    assert all(s == "success" for n, s in h.status2.items()
+               if n not in ("bad_strict_capture", "bad_share_below_capture")), h.status2
     assert h.rows(f"select max(batch_id) from {SCHEMA}.bad_strict_capture__pdelta_batches") == [(1,)]
     assert h.rows(f"select count(*) from {SCHEMA}.bad_strict_capture where _pdelta_seq = 2") == [(0,)]
     assert len(quarantined(h, "bad_strict")) == len(quarantined(h))  # written for inspection
@@ -321,16 +326,19 @@ def test_raw_records_behind_the_watermark_stop_the_run_or_are_counted(h):
     status = node_status(res)
     messages = {r.node.name: str(r.message) for r in res.result}
     assert status["upsert_feed_capture"] == "error", status
-    assert "1 raw record(s)" in messages["upsert_feed_capture"] and "--full-refresh" in messages["upsert_feed_capture"], \
+    assert ("1 raw record(s)" in messages["upsert_feed_capture"]
+            and "--full-refresh" in messages["upsert_feed_capture"]), \
         messages["upsert_feed_capture"]
     assert h.rows(f"select max(batch_id) from {log}") == before   # nothing committed
     assert status["upsert_late_warn_capture"] == "success", status
-    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches where `input` = 'raw' order by batch_id")
+    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches "
+                    "where `input` = 'raw' order by batch_id")
     assert [json.loads(c[0]).get("behind_watermark") for c in counts] == [0, 0, 1], counts
     # counted once: the next batch finds none behind
     h.write("raw_upsert_feed", [dict(new, offset=5001)], "append")
     assert node_status(h.dbt("run", "--select", "upsert_late_warn_capture"))["upsert_late_warn_capture"] == "success"
-    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches where `input` = 'raw' order by batch_id")
+    counts = h.rows(f"select counts from {SCHEMA}.upsert_late_warn_capture__pdelta_batches "
+                    "where `input` = 'raw' order by batch_id")
     assert json.loads(counts[-1][0])["behind_watermark"] == 0 and len(counts) == 4, counts
 
 

@@ -163,7 +163,8 @@ class It:
                 out.setdefault(r[0], []).append(tuple(r[1:]))
             return out
 
-        mirrors = by_first(" union all ".join(f"select '{n}', id, {ATTR_COLS} from `{SCHEMA}`.`{n}_mirror`" for n in MIRRORED))
+        mirrors = by_first(" union all ".join(f"select '{n}', id, {ATTR_COLS} from `{SCHEMA}`.`{n}_mirror`"
+                                              for n in MIRRORED))
         feed = by_first(" union all ".join(f"select '{n}', id, `_pdelta_type`, `_pdelta_seq`, {ATTR_COLS} "
                                            f"from `{SCHEMA}`.`{n}_capture`" for n in CAPTURES))
         cols = ", ".join(f"`{c}`" for c in DIM_COLUMNS)
@@ -240,7 +241,8 @@ def test_two_relation_view_equals_its_recomputation(it):
         log = it.results[b]["dim_log"]
         last = max(i for i, _ in log)
         # (a full build first writes a `full-started` row: docs/apply.md)
-        assert {m for i, m in log if i == last} - {"full-started"} == {mode}, f"dim's batch log after batch {b + 1}: {log}"
+        assert {m for i, m in log if i == last} - {"full-started"} == {mode}, \
+            f"dim's batch log after batch {b + 1}: {log}"
     assert it.results[0]["dim"] != it.results[1]["dim"]
 
 
@@ -319,7 +321,8 @@ def test_a_retyped_capture_column_rebuilds_the_capture_and_its_mirror(it):
     out = it.dbt("run", "--threads", "2")
     said = out.stdout + out.stderr
     assert out.returncode == 0, "dbt run after retyping score failed:\n" + said[-5000:]
-    assert "upsert_feed_capture: its declaration changed since its feed was built (column score int -> bigint)" in said, \
+    assert ("upsert_feed_capture: its declaration changed since its feed was built "
+            "(column score int -> bigint)") in said, \
         said[-5000:]
     assert "upsert_feed_mirror: its feed changed since the mirror was built (column score int -> bigint)" in said, \
         said[-5000:]
@@ -329,7 +332,8 @@ def test_a_retyped_capture_column_rebuilds_the_capture_and_its_mirror(it):
     assert it.sql(typeof_score) == [("bigint",)]
     assert it.sql(f"select distinct typeof(score) from `{SCHEMA}`.`upsert_feed_mirror`") == [("bigint",)]
     it.snapshot(2)
-    assert it.results[2]["mirrors"]["upsert_feed"] == truth_rows(it.sim.truths[1]), "the rebuilt mirror is not the source"
+    assert it.results[2]["mirrors"]["upsert_feed"] == truth_rows(it.sim.truths[1]), \
+        "the rebuilt mirror is not the source"
     assert it.results[2]["dim"] == it.results[2]["dim_recomputed"] == expected_dim(it.sim.truths[1])
     log = it.results[2]["dim_log"]
     assert {m for i, m in log if i == max(i for i, _ in log)} - {"full-started"} == {"full"}, log

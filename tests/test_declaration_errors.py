@@ -21,12 +21,14 @@ CASES = {
         {"root": "c", "relations": {"c": GOOD_C, "a": {k: v for k, v in GOOD_A.items() if k != "join"}}},
         "relation `a`: every relation but the root needs a `join`"),
     "unknown_parent": (
-        {"root": "c", "relations": {"c": GOOD_C, "a": {**GOOD_A, "join": {"to": "x", "on": {"addr": "aid", "p": "part"}}}}},
+        {"root": "c", "relations": {"c": GOOD_C,
+                                    "a": {**GOOD_A, "join": {"to": "x", "on": {"addr": "aid", "p": "part"}}}}},
         "relation `a`: joins to unknown alias `x`"),
     "cycle": (
         {"root": "c", "relations": {"c": GOOD_C,
                                     "a": {**GOOD_A, "join": {"to": "b", "on": {"f": "aid", "g": "part"}}},
-                                    "b": {"state": "s_a", "changes": "s_a", "key": ["bid"], "join": {"to": "a", "on": {"h": "bid"}}}}},
+                                    "b": {"state": "s_a", "changes": "s_a", "key": ["bid"],
+                                          "join": {"to": "a", "on": {"h": "bid"}}}}},
         "its joins form a cycle that never reaches the root `c`"),
     "root_key_dropped": (
         {"root": "c", "relations": {"c": {**GOOD_C, "columns": ["name"]}, "a": GOOD_A}},

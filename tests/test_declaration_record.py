@@ -82,14 +82,16 @@ CASES = {
         variant(lambda d: (d["relations"]["c"].update(columns=["cid", "caddr", "cphone"]),
                            d["relations"]["a"].update(columns=[{"city": "acity"}]))),
         ["columns added: cphone", "columns dropped: cname", "column acity renamed city"]),
-    "predicate_dropped": (variant(lambda d: d["relations"]["a"].pop("where")), ["a: predicate \"acountry = 'DE'\" -> none"]),
+    "predicate_dropped": (variant(lambda d: d["relations"]["a"].pop("where")),
+                          ["a: predicate \"acountry = 'DE'\" -> none"]),
     "predicate_added": (variant(lambda d: d["relations"]["c"].update(where="cname is not null")),
                         ['c: predicate none -> "cname is not null"']),
     "feed_replaced": (variant(lambda d: d["relations"]["c"].update(changes="cust_feed_v2")),
                       ['c: change feed "cust_changes" -> "cust_feed_v2"']),
     "predicate_narrowed": (variant(lambda d: d["relations"]["a"].update(where="acountry = 'DE' and acity <> 'X'")),
                            ["a: predicate \"acountry = 'DE'\" -> \"acountry = 'DE' and acity <> 'X'\""]),
-    "predicate_and_column": (variant(lambda d: (d["relations"]["a"].pop("where"), d["relations"]["a"]["columns"].append("acountry"))),
+    "predicate_and_column": (variant(lambda d: (d["relations"]["a"].pop("where"),
+                                                d["relations"]["a"]["columns"].append("acountry"))),
                              ["columns added: acountry", "a: predicate \"acountry = 'DE'\" -> none"]),
     "relation_joined_in": (variant(lambda d: d["relations"].update(n={
         "state": "nation", "changes": "nation_changes", "key": ["nid"], "technique": "log_based",
@@ -342,7 +344,8 @@ def test_a_relation_joined_in_with_columns_is_a_filter_whose_columns_are_added(r
     adaptation = report["relation_joined_in"]["adaptation"]
     assert adaptation["why"] is None and adaptation["joined"] == ["n"]
     # without its state neither the filter nor the fill can be read: the view rebuilds, saying so
-    assert "are not available to read which rows it adds to" in report["relation_joined_in"]["adaptation_without_states"]["why"]
+    assert "are not available to read which rows it adds to" in \
+        report["relation_joined_in"]["adaptation_without_states"]["why"]
 
 
 def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(report):

@@ -78,7 +78,8 @@ class Case:
 
 # row-level kinds under stop in three groups (a stop names every rule its rows break), under
 # quarantine all in one case
-STOP_GROUPS = (("type", "upd_images", "del_image"), ("key_null", "delk_attrs"), ("before_image", "disjoint", "technique"))
+STOP_GROUPS = (("type", "upd_images", "del_image"), ("key_null", "delk_attrs"), ("before_image", "disjoint",
+                                                                                 "technique"))
 CASES = ([Case("_".join(g) + "_stop", g, "stop") for g in STOP_GROUPS]
          + [Case("rows_quar", tuple(ROW_KINDS), "quarantine")]
          + [Case(f"{k}_quar", (k,), "quarantine") for k in STOP_KINDS]
@@ -393,7 +394,8 @@ def test_every_kind_is_covered_per_plan_and_mode():
         assert {c.mode for c in views if kind in c.kinds} == {"stop", "quarantine"}, kind
     for kind in STOP_KINDS:
         assert "quarantine" in {c.mode for c in views if kind in c.kinds}, kind
-    assert set(RULE.values()) == {"feed-type", "feed-key-null", "feed-upd-images", "feed-del-image", "feed-before-image",
+    assert set(RULE.values()) == {"feed-type", "feed-key-null", "feed-upd-images", "feed-del-image",
+                                  "feed-before-image",
                                   "feed-delk-key-only", "feed-disjoint", "feed-technique", "feed-column-type",
                                   "feed-seq-null", "feed-seq-behind", "feed-rewritten", "state-duplicate-key"}
     assert all(len(c.models) == len(PLANS) for c in views)

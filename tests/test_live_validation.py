@@ -224,7 +224,8 @@ def test_state_keys_and_foreign_key_orphans(bad):
     assert v.severity == "warning" and v.message.startswith("1 row(s)") and examples(v.message) == ["(cid=6, cbill=77)"]
     assert r.stats["orphans"] == {"a": 2, "b": 1}
     assert r.stats["state"]["c"] == {"rows": 11, "key_null_rows": 2, "dup_keys": 2, "dup_rows": 5}
-    assert r.stats["state"]["a"] == r.stats["state"]["b"] == {"rows": 4, "key_null_rows": 0, "dup_keys": 0, "dup_rows": 0}
+    assert r.stats["state"]["a"] == r.stats["state"]["b"] == {"rows": 4, "key_null_rows": 0, "dup_keys": 0,
+                                                              "dup_rows": 0}
     # a and b share their state and feed: each is scanned once
     assert sum(1 for s in sql if "from `pdelta_live_it`.`addr` group by" in s) == 1
     assert sum(1 for s in sql if "from `pdelta_live_it`.`addr_changes` where" in s) == 1
@@ -326,7 +327,8 @@ def test_sampled_state_scans_and_full_feed(ex, bad):
     assert sum("left anti join `pdelta_live_it`.`addr` `c`" in s for s in rec.sql) == 2
     # feed checks are exact, state counts at most the full ones
     assert r.stats["pending"] == full.stats["pending"] and r.stats["sets"] == full.stats["sets"]
-    feed_rules = lambda rep: sorted(v.message.split(";")[0] for v in rep.violations if v.rule.startswith("feed-"))  # noqa: E731
+    feed_rules = lambda rep: sorted(v.message.split(";")[0] for v in rep.violations
+                                    if v.rule.startswith("feed-"))  # noqa: E731
     assert feed_rules(r) == feed_rules(full) and len(feed_rules(r)) == 9
     assert r.stats["state"]["c"]["rows"] <= 11 and r.stats["orphans"]["a"] <= 2
     for v in r.violations:

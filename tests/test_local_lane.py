@@ -189,7 +189,8 @@ def lane_commands(target: str) -> list[str]:
         " expected: [cid, customer_name, caddr, city, acity, acountry], key: [cid], filled: [customer_name]}'",
         # City from AID (a number): the history holds City as text and cannot take it, so validate refuses the
         # change and the run stops before writing anything (the view stays as it was)
-        f"! pdelta validate --live {t} --select paper_d_reshaped_history --vars '{WIDENED}, paper_history_retype: true}}'"
+        f"! pdelta validate --live {t} --select paper_d_reshaped_history "
+        f"--vars '{WIDENED}, paper_history_retype: true}}'"
         " :: [declaration-change] :: city: string in the history",
         f"! run {t} --vars '{WIDENED}, paper_history_retype: true}}' --select paper_d_reshaped_history"
         " :: cannot take the new declaration's column types",

@@ -24,19 +24,22 @@ CASES = {
     "valid_cost_model_off": ({"pdelta_rebuild_ratio": False}, None),
     "valid_cost_model_learned": ({"pdelta_rebuild_ratio": "learned"}, None),
     "valid_shorthands": ({"pdelta_history": "scd2", "pdelta_rebuild_ratio": "0.5", "pdelta_apply": {}}, None),
-    "apply_not_a_mapping": ({"pdelta_apply": "merge"}, "pdelta_apply: expected a mapping of options (buckets, cluster_by_key, prune, upsert), got merge"),
+    "apply_not_a_mapping": ({"pdelta_apply": "merge"}, "pdelta_apply: expected a mapping of options (buckets, "
+                                                       "cluster_by_key, prune, upsert), got merge"),
     "apply_unknown_option": ({"pdelta_apply": {"bucket": 8}}, "pdelta_apply: unknown option `bucket`"),
     "buckets_zero": ({"pdelta_apply": {"buckets": 0}}, "buckets must be a positive integer, got 0"),
     "buckets_text": ({"pdelta_apply": {"buckets": "many"}}, "buckets must be a positive integer, got many"),
     "buckets_boolean": ({"pdelta_apply": {"buckets": True}}, "buckets must be a positive integer, got True"),
     "prune_text": ({"pdelta_apply": {"prune": "no"}}, "pdelta_apply: prune must be true or false, got no"),
     "cluster_by_key_number": ({"pdelta_apply": {"cluster_by_key": 1}}, "cluster_by_key must be true or false, got 1"),
-    "upsert_unknown": ({"pdelta_apply": {"upsert": "replace"}}, "upsert must be 'delete_insert' or 'merge', got 'replace'"),
+    "upsert_unknown": ({"pdelta_apply": {"upsert": "replace"}},
+                       "upsert must be 'delete_insert' or 'merge', got 'replace'"),
     "history_type": ({"pdelta_history": "scd1"}, "pdelta_history: type must be 'scd2', got 'scd1'"),
     "history_a_list": ({"pdelta_history": ["cname"]}, "pdelta_history: expected 'scd2' or a mapping"),
     "history_tracks_the_key": ({"pdelta_history": {"tracked": ["cid"]}},
                                "tracked column `cid` is not a non-key output column (cname, acity)"),
-    "tblproperties_not_a_mapping": ({"tblproperties": "a=1"}, "tblproperties: expected a mapping of property names to values, got a=1"),
+    "tblproperties_not_a_mapping": ({"tblproperties": "a=1"},
+                                    "tblproperties: expected a mapping of property names to values, got a=1"),
     "tblproperties_quote": ({"tblproperties": {"comment": "it's"}}, "`comment` = `it's` contains a quote or backslash"),
     "ratio_text": ({"pdelta_rebuild_ratio": "often"}, "pdelta_rebuild_ratio: expected a number of at least 0"),
     "ratio_negative": ({"pdelta_rebuild_ratio": -0.1}, "or false, got -0.1"),
@@ -48,7 +51,8 @@ CASES = {
     "bad_rows_unknown": ({"pdelta_bad_rows": "skip"}, "pdelta_bad_rows: expected 'stop' (a refresh meeting a row that"),
     "unexpected_sets_unknown": ({"pdelta_unexpected_sets": "ignore"}, "pdelta_unexpected_sets: expected 'stop'"),
     "valid_on_schema_change": ({"on_schema_change": "fail"}, None),
-    "on_schema_change_unknown": ({"on_schema_change": "rebuild"}, "on_schema_change: expected 'ignore', 'append_new_columns'"),
+    "on_schema_change_unknown": ({"on_schema_change": "rebuild"},
+                                 "on_schema_change: expected 'ignore', 'append_new_columns'"),
     "valid_feed_history_rows": ({"pdelta_feed_history_rows": 0}, None),
     "valid_feed_history_rows_text": ({"pdelta_feed_history_rows": "250000"}, None),
     "feed_history_rows_negative": ({"pdelta_feed_history_rows": -1},
@@ -63,7 +67,8 @@ CASES = {
     "state_ahead_unknown": ({"pdelta_state_ahead": "retry"}, "pdelta_state_ahead: expected 'ignore' (a user's state"),
     "valid_delta_reader": ({"pdelta_delta_reader": "classic"}, None),
     "delta_reader_unknown": ({"pdelta_delta_reader": "v2"}, "pdelta_delta_reader: expected 'kernel' (a refresh's"),
-    "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"}, "unknown option `bucket`"),
+    "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"},
+                        "unknown option `bucket`"),
 }
 
 
@@ -87,7 +92,8 @@ MACROS = """
 {% macro options_report(cases, attrs) %}
   {%- set out = {} -%}
   {%- for name, cfg in cases.items() -%}
-    {%- do out.update({name: pdelta.apply_option_errors(cfg, attrs) + pdelta.rebuild_option_errors(cfg) + pdelta.contract_option_errors(cfg)}) -%}
+    {%- do out.update({name: pdelta.apply_option_errors(cfg, attrs) + pdelta.rebuild_option_errors(cfg)
+                             + pdelta.contract_option_errors(cfg)}) -%}
   {%- endfor -%}
   {{ log('OPTIONS_REPORT ' ~ tojson(out), info=true) }}
 {% endmacro %}
@@ -105,7 +111,8 @@ def project(tmp_path_factory):
 
 
 def test_jinja_gives_python_s_messages(project):
-    res, logged = run_operation(project, "options_report", {"cases": {k: v[0] for k, v in CASES.items()}, "attrs": ATTRS})
+    res, logged = run_operation(project, "options_report", {"cases": {k: v[0] for k, v in CASES.items()},
+                                                            "attrs": ATTRS})
     assert res.success, res.exception
     report = json.loads(next(m for m in logged if m.startswith("OPTIONS_REPORT ")).split(" ", 1)[1])
     for case, (cfg, _) in CASES.items():

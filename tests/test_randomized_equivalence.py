@@ -167,7 +167,8 @@ class Harness:
 
     def last_batches(self, models: list[str]) -> dict[str, tuple[int, str]]:
         """Each view's last batch in its batch log: (batch id, mode), in one query."""
-        parts = [f"select distinct {i} as part, to_json(struct(batch_id, mode)) as row from {SCHEMA}.{model}__pdelta_batches "
+        parts = [f"select distinct {i} as part, to_json(struct(batch_id, mode)) as row "
+                 f"from {SCHEMA}.{model}__pdelta_batches "
                  f"where batch_id = (select max(batch_id) from {SCHEMA}.{model}__pdelta_batches)"
                  for i, model in enumerate(models)]
         found = self._json_rows(parts)
@@ -233,14 +234,16 @@ def replay(model, cols, klen, before_rows, feed, after_rows):
             assert old is not None, f"{model}: `{kind}` for key {key} not in the view"
         if kind == "upd":
             before = ch["_pdelta_before"]
-            assert tuple(before[c] for c in cols[klen:]) == old[klen:], f"{model}: `upd` before-image of {key} is not the old row"
+            assert tuple(before[c] for c in cols[klen:]) == old[klen:], \
+                f"{model}: `upd` before-image of {key} is not the old row"
         if kind == "del":
             assert row == old, f"{model}: `del` of {key} does not carry the old row"
         if kind in ("del", "delk"):
             view.pop(key, None)
         else:
             view[key] = row
-    assert Counter(view.values()) == Counter(after_rows), f"{model}: replaying the change feed does not give the new view"
+    assert Counter(view.values()) == Counter(after_rows), \
+        f"{model}: replaying the change feed does not give the new view"
     return Counter(ch["_pdelta_type"] for ch in feed)
 
 
@@ -273,7 +276,8 @@ def check_flag_analysis(model, predicted, feed, cols, tally):
         observed.setdefault(ch[cols[0]] // KEY_BASE, set()).add(ch["_pdelta_type"])
     for sid, sets in observed.items():
         assert sets <= predicted[model][sid], (
-            f"{model}, scenario {sid}: emitted {sorted(sets)}, flag analysis predicted only {sorted(predicted[model][sid])}")
+            f"{model}, scenario {sid}: emitted {sorted(sets)}, flag analysis predicted "
+            f"only {sorted(predicted[model][sid])}")
         tally[model].update(sets)
 
 
@@ -333,13 +337,15 @@ def test_randomized_equivalence(harness):
             check_flag_analysis(model, predicted, feed, cols, tally)
             if step == 1 and model in explained:
                 dry = explained[model]
-                assert dry["pending_counts"] == dict(Counter(ch["_pdelta_type"] for ch in feed)), (dry["pending_counts"], model)
+                assert dry["pending_counts"] == dict(Counter(ch["_pdelta_type"] for ch in feed)), \
+                    (dry["pending_counts"], model)
         n = sum(len(h.worlds[s.name].scenarios) * (2 if s.chained else 1) for s in active)
         print(f"[randomized] refresh {step}/{steps}: {n} scenarios equal to recomputation; "
               f"view changes so far {dict(seen_types)}; dbt run {t_run:.0f} s, checks {time.time() - t_check:.0f} s",
               flush=True)
     print("[randomized] flag analysis: every emitted set was predicted; per view predicted/seen: "
-          + ", ".join(f"{m} {len(set().union(*predicted[m].values()))}/{len(tally[m])}" for m in sorted(predicted)), flush=True)
+          + ", ".join(f"{m} {len(set().union(*predicted[m].values()))}/{len(tally[m])}" for m in sorted(predicted)),
+          flush=True)
     # the diff plan labels every change completely; the whole suite (not one shape of it, as in
     # the cluster lane) must exercise every kind of view change
     assert seen_by_plan["diff"] <= {"ins", "del", "upd"}, seen_by_plan

@@ -28,7 +28,8 @@ VIEW_ROWS = "select cid, cname, acity, acountry from {{ ref('customer_dim') }} o
 FEED_ROWS = ("select cid, cname, acity, _pdelta_type, _pdelta_before.cname as before_cname, _pdelta_seq "
              "from {{ ref('customer_dim') }}__pdelta_changes order by _pdelta_seq, cid")
 # Ben's key-only delete has empty cells in the raw feed's seed: they must load as NULL
-NULLS = ("show --inline \"select count(*) as n from {{ ref('cust_changes_raw') }} where cname is null and caddr is null\" "
+NULLS = ("show --inline \"select count(*) as n from {{ ref('cust_changes_raw') }} "
+         "where cname is null and caddr is null\" "
          "--output json")
 # make test's tiny-data settings (scripts/test_settings.sh), outside the page's profile
 SUBMIT_ARGS = ("--conf spark.sql.adaptive.enabled=false --conf spark.sql.codegen.wholeStage=false "

@@ -32,26 +32,28 @@ def view(**rels):
 
 def body(sql):
     """A dimension_view model whose body is hand-written SQL instead of the declaration's."""
-    return ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v) }}\n" + sql + "\n")
+    return ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v) }}\n"
+            + sql + "\n")
 
 
 # model -> (declaration or hand-written body, rule, alias, message fragment)
 CATALOGUE = {
     "bad_join_non_key": (view(a={**A, "join": {"to": "c", "on": {"caddr": "acity"}}}), "join-on-key", "a",
                          "equates `c.caddr` with `a.acity`, which is not in the primary key ['aid']"),
-    "bad_join_part_of_composite_key": (view(a2={**A2, "join": {"to": "c", "on": {"caddr": "aid"}}}), "join-whole-key", "a2",
-                                       "must equate the whole primary key ['aid', 'part']"),
+    "bad_join_part_of_composite_key": (view(a2={**A2, "join": {"to": "c", "on": {"caddr": "aid"}}}), "join-whole-key",
+                                       "a2", "must equate the whole primary key ['aid', 'part']"),
     "bad_root_key_dropped": ({"root": "c", "relations": {"c": {**C, "columns": ["cname"]}, "a": A}}, "root-key", "c",
                              "the root key column `c.cid` must be an output column"),
     "bad_aggregate": (body("select caddr, count(*) as n from {{ ref('cust') }} group by caddr"), "aggregate", None,
                       "it aggregates (GROUP BY or an aggregate function)"),
     "bad_distinct": (body("select distinct caddr from {{ ref('cust') }}"), "distinct", None, "SELECT DISTINCT"),
-    "bad_outer_join_sql": (body("select c.cid, a.acity from {{ ref('cust') }} c left join {{ ref('addr') }} a on c.caddr = a.aid"),
+    "bad_outer_join_sql": (body("select c.cid, a.acity from {{ ref('cust') }} c "
+                                "left join {{ ref('addr') }} a on c.caddr = a.aid"),
                            "outer-join", None, "LEFT JOIN: a dimension view joins with inner joins only"),
-    "bad_outer_join_declared": (view(a={**A, "join": {"to": "c", "on": {"caddr": "aid"}, "type": "left"}}), "outer-join", "a",
-                                "join c -> a is a left join"),
-    "bad_union": (body("select cid from {{ ref('cust') }} union select aid from {{ ref('addr') }}"), "set-operation", None,
-                  "UNION combines two queries"),
+    "bad_outer_join_declared": (view(a={**A, "join": {"to": "c", "on": {"caddr": "aid"}, "type": "left"}}),
+                                "outer-join", "a", "join c -> a is a left join"),
+    "bad_union": (body("select cid from {{ ref('cust') }} union select aid from {{ ref('addr') }}"), "set-operation",
+                  None, "UNION combines two queries"),
     "bad_rand_predicate": (view(a={**A, "where": "rand() < 0.5"}), "deterministic", "a",
                            "calls `RAND()`, which is not deterministic"),
     "bad_current_timestamp_predicate": (view(a={**A, "where": "valid_to > current_timestamp()"}), "deterministic", "a",
@@ -63,12 +65,14 @@ CATALOGUE = {
     "bad_change_feed_shape": (view(a={**A, "changes": "addr_changes_no_seq"}), "change-feed", "a",
                               "lacks the column(s) ['_pdelta_seq']"),
     "bad_capture_technique": (view(a={**A, "changes": "addr_capture", "technique": "log_based"}), "technique", "a",
-                              "is a capture of format `upsert_feed`, which emits ['ups', 'delk']; technique `log_based` cannot"),
+                              "is a capture of format `upsert_feed`, which emits ['ups', 'delk']; technique "
+                              "`log_based` cannot"),
     "bad_join_type_mismatch": (view(a={**A, "join": {"to": "c", "on": {"cname": "aid"}}}), "join-types", "a",
                                "join c.cname (string) = a.aid (bigint) compares different types"),
     "bad_no_technique": (view(a={k: v for k, v in A.items() if k != "technique"}), "technique", "a",
                          "no `technique` declared"),
-    "bad_unknown_technique": (view(a={**A, "technique": "telepathy"}), "technique", "a", "unknown technique `telepathy`"),
+    "bad_unknown_technique": (view(a={**A, "technique": "telepathy"}), "technique", "a",
+                              "unknown technique `telepathy`"),
     "bad_predicate_on_other_relation": (view(a={**A, "where": "c.cname = 'Bob'"}), "predicate-columns", "a",
                                         "references `c.cname`; a relation's predicate reads only its own columns"),
     "bad_predicate_subquery": (view(a={**A, "where": "aid in (select cid from cust)"}), "predicate-subquery", "a",
@@ -76,11 +80,13 @@ CATALOGUE = {
     "bad_predicate_unknown_column": (view(a={**A, "where": "population > 5"}), "predicate-columns", "a",
                                      "references `population`, not a column of `addr`"),
     "bad_join_cycle": ({"root": "c", "relations": {"c": C, "a": {**A, "join": {"to": "b", "on": {"fk": "aid"}}},
-                                                   "b": {**A, "columns": ["acity2"], "join": {"to": "a", "on": {"fk2": "aid"}}}}},
+                                                   "b": {**A, "columns": ["acity2"],
+                                                         "join": {"to": "a", "on": {"fk2": "aid"}}}}},
                        "join-cycle", "a", "its joins form a cycle that never reaches the root `c`"),
     "bad_key_not_declared": (view(a={**A, "state": "addr_untested"}), "key-declared", "a",
                              "primary key ['aid'] is not declared on model `addr_untested`"),
-    "bad_unknown_column": (view(a={**A, "columns": ["acity", "zip"]}), "column", "a", "`zip` is not a column of `addr`"),
+    "bad_unknown_column": (view(a={**A, "columns": ["acity", "zip"]}), "column", "a",
+                           "`zip` is not a column of `addr`"),
     "bad_expression_column": (view(a={**A, "columns": {"n": "count(acity)"}}), "aggregate", "a",
                               "output `n` is the expression `count(acity)`"),
     "bad_window_predicate": (view(a={**A, "where": "row_number() over (order by aid) = 1"}), "window", "a",
@@ -102,18 +108,21 @@ CATALOGUE = {
     "bad_apply_config": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                          "pdelta_apply={'bucket': 8}) }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
                          "pdelta_apply: unknown option `bucket`"),
-    "bad_rebuild_ratio": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+    "bad_rebuild_ratio": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
+                          "{{ config(materialized='dimension_view', pdelta=v, "
                           "pdelta_rebuild_ratio='often') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
                           "pdelta_rebuild_ratio: expected a number of at least 0"),
     "bad_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                  "pdelta_plan='fast') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
                  "pdelta_plan: expected 'diff'"),
     # python/pdelta/maintainability.py: a joined view cannot insert from itself alone
-    "bad_self_maintainable_claim": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', "
+    "bad_self_maintainable_claim": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
+                                    "{{ config(materialized='dimension_view', "
                                     "pdelta=v, pdelta_self_maintainable=true) }}\n{{ pdelta.dimension_view(v) }}\n",
                                     "self-maintainable", None, "declared pdelta_self_maintainable but `c` ins: needs "
                                     "complement (a: its rows and columns the view does not hold)"),
-    "bad_self_maintainable_value": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', "
+    "bad_self_maintainable_value": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
+                                    "{{ config(materialized='dimension_view', "
                                     "pdelta=v, pdelta_self_maintainable='yes') }}\n{{ pdelta.dimension_view(v) }}\n",
                                     "config", None, "pdelta_self_maintainable: expected true or false, got yes"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
@@ -132,7 +141,8 @@ VALID = {
                                "{{ pdelta.dimension_view(v) }}\n"),
     "good_capture_feed": view(a={**A, "changes": "addr_capture", "technique": "upsert_feed"}),
     # comments the materialization strips: whole lines of `--`, /* */ anywhere
-    "good_commented": body("-- the customers' dimension\n/* built by pdelta */ {{ pdelta.dimension_view(v) }} /* end */\n  -- done"),
+    "good_commented": body("-- the customers' dimension\n"
+                           "/* built by pdelta */ {{ pdelta.dimension_view(v) }} /* end */\n  -- done"),
     "good_chained": {"root": "z", "relations": {
         "z": {"state": "zone", "changes": "zone_changes", "key": ["zid"], "technique": "snapshot_diff",
               "columns": ["zid", "zname"]},
@@ -140,7 +150,8 @@ VALID = {
               "join": {"to": "z", "on": {"zcust": "cid"}}, "columns": ["cid", "acity"]}}},
 }
 
-FEED_COLS = "cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, cast(null as bigint) as _pdelta_seq"
+FEED_COLS = ("cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, "
+             "cast(null as bigint) as _pdelta_seq")
 SEEDS = {
     "cust": "cid,cname,caddr,cpart,cdiscount\n1,Ann,1,1,0\n",
     "addr": "aid,acity,acountry,valid_to\n1,Aachen,DE,2030-01-01\n",
@@ -180,7 +191,8 @@ def write_project(d: Path, models: dict[str, object]) -> None:
     capture = {"raw": "addr", "format": "upsert_feed", "key": ["aid"], "columns": {"aid": "bigint", "acity": "string"},
                "position": "aid", "value": "acity", "key_json": "acity"}
     m.joinpath("addr_capture.sql").write_text(capture_sql(capture))
-    m.joinpath("addr_changes_no_seq.sql").write_text("select aid, acity, cast(null as string) as _pdelta_type from {{ ref('addr') }}\n")
+    m.joinpath("addr_changes_no_seq.sql").write_text("select aid, acity, cast(null as string) as _pdelta_type "
+                                                     "from {{ ref('addr') }}\n")
     for name, decl in models.items():
         text = decl if isinstance(decl, str) else (
             "{%- set v = " + json.dumps(decl) + " -%}\n"
@@ -240,7 +252,8 @@ def test_cli_json_and_exit_code(catalogue):
     assert report["views"]["good_chained"]["inputs"]["g"] == report["views"]["good_view"]["emits"]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--select", "good_view", "good_chained"])
+        rc = main(["validate", "--project-dir", str(d), "--profiles-dir", str(ROOT), "--select", "good_view",
+                   "good_chained"])
     assert rc == 0, out.getvalue()
     assert "ok good_view: emits {ins, del, upd}" in out.getvalue()
     assert "; self-maintainable: no (pdelta explain says why)" in out.getvalue()
@@ -367,7 +380,8 @@ def test_flag_analysis_on_the_papers_figures():
         "c": {"state": "paper_cust", "changes": "paper_cust_changes", "key": ["cid"], "technique": "log_based",
               "columns": ["cid", "cname", "caddr"]},
         "a": {"state": "paper_addr", "changes": "paper_addr_changes", "key": ["aid"], "technique": "change_tracking",
-              "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity", "acountry"], "where": "acountry = 'DE'"}}}
+              "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity", "acountry"],
+              "where": "acountry = 'DE'"}}}
     view_, errs = normalize(decl, "paper_d")
     assert not errs
     view_.plan = "rules"

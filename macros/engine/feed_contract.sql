@@ -24,7 +24,8 @@
     },
     {
       "rule": "feed-before-image",
-      "condition": "`_pdelta_type` in ({six_sets}) and `_pdelta_type` <> \u0027upd\u0027 and `_pdelta_before` is not null",
+      "condition": "`_pdelta_type` in ({six_sets}) and `_pdelta_type` <> \u0027upd\u0027 and `_pdelta_before` is not '
+        'null",
       "problem": "a before-image on a row that is not `upd`",
       "hint": "only `upd` rows carry a before-image; emit `upd`, or NULL `_pdelta_before`"
     },
@@ -44,18 +45,21 @@
       "rule": "feed-technique",
       "condition": "`_pdelta_type` in ({six_sets}) and `_pdelta_type` not in ({allowed_sets})",
       "problem": "a set the relation\u0027s declared technique cannot emit, even composed per key",
-      "hint": "declare the technique that matches the feed (or `any`); `pdelta_unexpected_sets: warn` applies them anyway"
+      "hint": "declare the technique that matches the feed (or `any`); `pdelta_unexpected_sets: warn` applies them '
+        'anyway"
     }
   ],
   "other_checks": [
     {
       "rule": "feed-disjoint",
-      "problem": "the same key more than once at one `_pdelta_seq` (the six sets of one sequence are disjoint on the key)",
+      "problem": "the same key more than once at one `_pdelta_seq` (the six sets of one sequence are disjoint on the '
+        'key)",
       "hint": "emit one change per key and sequence (the net effect), or give later changes higher sequences"
     },
     {
       "rule": "feed-column-type",
-      "problem": "a column whose type differs from the state\u0027s (or a `_pdelta_before` without a field of the state)",
+      "problem": "a column whose type differs from the state\u0027s (or a `_pdelta_before` without a field of the '
+        'state)",
       "hint": "write the feed with the state\u0027s column types; a refresh never casts a feed value silently"
     },
     {
@@ -65,13 +69,16 @@
     },
     {
       "rule": "feed-seq-behind",
-      "problem": "a `_pdelta_seq` at or below one an earlier refresh already consumed (they landed late; no refresh reads them)",
+      "problem": "a `_pdelta_seq` at or below one an earlier refresh already consumed (they landed late; no refresh '
+        'reads them)",
       "hint": "give every change a sequence above the ones already consumed"
     },
     {
       "rule": "feed-rewritten",
-      "problem": "fewer or different rows at or below the consumed `_pdelta_seq` than when it was consumed: the feed was rewritten or its sequences restarted",
-      "hint": "keep consumed rows as they were (retention may delete whole feeds only with a full rebuild); rebuild with `dbt run --full-refresh`"
+      "problem": "fewer or different rows at or below the consumed `_pdelta_seq` than when it was consumed: the feed '
+        'was rewritten or its sequences restarted",
+      "hint": "keep consumed rows as they were (retention may delete whole feeds only with a full rebuild); rebuild '
+        'with `dbt run --full-refresh`"
     },
     {
       "rule": "state-duplicate-key",
@@ -95,14 +102,16 @@
         "stop",
         "quarantine"
       ],
-      "expected": "\u0027stop\u0027 (a refresh meeting a row that breaks the feed contract writes nothing) or \u0027quarantine\u0027 (such rows go to <model>__pdelta_quarantine, the rest is applied)"
+      "expected": "\u0027stop\u0027 (a refresh meeting a row that breaks the feed contract writes nothing) or '
+        '\u0027quarantine\u0027 (such rows go to <model>__pdelta_quarantine, the rest is applied)"
     },
     "pdelta_unexpected_sets": {
       "values": [
         "stop",
         "warn"
       ],
-      "expected": "\u0027stop\u0027 (a row of a set the declared technique cannot emit is a bad row) or \u0027warn\u0027 (it is applied and the run log says so)"
+      "expected": "\u0027stop\u0027 (a row of a set the declared technique cannot emit is a bad row) or '
+        '\u0027warn\u0027 (it is applied and the run log says so)"
     }
   },
   "technique_sets": {

@@ -172,10 +172,31 @@ def data_macro(name: str, source: str, doc: str, data: dict) -> str:
     )
 
 
-def repr_jinja(text: str) -> str:
-    # A single-quoted Jinja string literal: Jinja turns \u0027 back into the quote fromjson reads
+MACRO_LINE_LIMIT = 120
+
+
+def repr_jinja(text: str, limit: int = MACRO_LINE_LIMIT) -> str:
+    # A single-quoted Jinja string literal: Jinja turns \u0027 back into the quote fromjson reads.
+    # A line longer than `limit` is cut at spaces into adjacent literals ('...a ' '...b'), which
+    # Jinja joins into one string like Python does: fromjson reads the very same text.
     assert "\\" not in text
-    return "'" + text.replace("'", "\\u0027") + "'"
+    literal = "'" + text.replace("'", "\\u0027") + "'"
+    return "\n".join(piece for line in literal.split("\n") for piece in _cut_line(line, limit))
+
+
+def _cut_line(line: str, limit: int) -> list[str]:
+    """`line` of a Jinja literal as lines of at most `limit` characters: each cut (after a space)
+    closes the literal and the next line opens an adjacent one, indented like `line`."""
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    first = len(indent) + 3  # past a continuation's opening quote
+    pieces = []
+    while len(line) > limit:
+        cut = line.rfind(" ", first, limit - 1) + 1  # the piece and its closing quote fit
+        if cut <= first:
+            break  # no space to cut at: left long
+        pieces.append(line[:cut] + "'")
+        line = indent + "  '" + line[cut:]
+    return pieces + [line]
 
 
 def flag_table() -> list[tuple[str, str, str, str]]:
@@ -187,7 +208,8 @@ def flag_table() -> list[tuple[str, str, str, str]]:
     for in_delta in (True, False):
         for flag in (None, *DELETE_FLAGS):
             if in_delta or flag is not None:
-                rows.append(("fig6", "delta" if in_delta else "no_delta", flag or "none", to_six_sets(in_delta, flag) or "none"))
+                rows.append(("fig6", "delta" if in_delta else "no_delta", flag or "none",
+                             to_six_sets(in_delta, flag) or "none"))
     for first in SIX_SETS:
         rows.append(("net", first, "-", net_effect([first]) or "none"))
         for last in SIX_SETS:

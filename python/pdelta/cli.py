@@ -242,7 +242,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         for r in live_reports:
             st = r.stats
             print(f"live {r.view}: pending rows " + ", ".join(f"{a} {n}" for a, n in st.get("pending", {}).items())
-                  + (f"; foreign-key orphans " + ", ".join(f"{a} {n}" for a, n in st["orphans"].items()) if st.get("orphans") else "")
+                  + (f"; foreign-key orphans " + ", ".join(f"{a} {n}" for a, n in st["orphans"].items())
+                     if st.get("orphans") else "")
                   + (f" ({st['note']})" if st.get("note") else ""))
             for line in (st.get("next_run") or {}).get("said", []):
                 print(f"    {line}")
@@ -250,7 +251,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if name in analyses:
                 a = analyses[name]
                 print(f"ok {name}: emits {_sets(a.output)} from inputs "
-                      + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items()) + f"; apply: {'; '.join(a.statements())}"
+                      + ", ".join(f"{al} {_sets(s)}" for al, s in a.inputs.items())
+                      + f"; apply: {'; '.join(a.statements())}"
                       + f"; self-maintainable: {'yes' if independent[name] else 'no (pdelta explain says why)'}")
                 for h in cheaper_capture_hints(views[name], a):
                     print(f"    cheaper: {h}")
@@ -283,7 +285,8 @@ def _live(args, project, views, progress):
         inputs = {}
         for alias in view.order:
             r = view.relations[alias]
-            inputs[alias] = InputRelations(project.resolve(r.state, views).relation, project.resolve(r.changes, views).relation,
+            inputs[alias] = InputRelations(project.resolve(r.state, views).relation,
+                                           project.resolve(r.changes, views).relation,
                                            tuple(sorted(project.not_null(r.state))))
         batches = meta_relation_name(project.model_node(name).relation_name, "batches")
         report = check_view_live(view, inputs, batches, ex, args.sample,
@@ -322,7 +325,8 @@ def _declaration_verdict(args, name: str, report, progress, ex) -> list:
         mode, lines = "stop", [f"the next refresh will STOP, writing nothing: {why}" for why in refused]
     report.stats["next_run"] = {"mode": mode, "said": lines}
     broken = containment_verdicts(name, info, ex, report.stats) if mode == "adapt" else []
-    return [Violation(name, "declaration-change", why, hint=f"the next run refuses this change: see `pdelta explain {name}`")
+    return [Violation(name, "declaration-change", why,
+                      hint=f"the next run refuses this change: see `pdelta explain {name}`")
             for why in refused] + broken
 
 
@@ -383,7 +387,8 @@ def describe_cost_choice(choice: dict) -> str:
     if choice.get("ratio") == "learned":
         # pdelta_rebuild_ratio: learned — the predictions from the view's timed runs
         samples = choice.get("samples") or {}
-        timed = f"{len(samples.get('refresh', []))} timed refresh(es), {len(samples.get('rebuild', []))} timed rebuild(s)"
+        timed = (f"{len(samples.get('refresh', []))} timed refresh(es), "
+                 f"{len(samples.get('rebuild', []))} timed rebuild(s)")
         if choice.get("reason"):
             return f"incremental refresh ({choice['reason']}; {timed})"
         predicted = choice["predicted"]
@@ -437,7 +442,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     say(f"dimension view {args.model}: key {view.key}, join order {' -> '.join(view.order)}")
     for alias in view.order:
         r = view.relations[alias]
-        join = f" joined on {', '.join(f'{r.join_to}.{p} = {alias}.{k}' for p, k in r.join_on)}" if r.join_to else " (root)"
+        join = (f" joined on {', '.join(f'{r.join_to}.{p} = {alias}.{k}' for p, k in r.join_on)}" if r.join_to
+                else " (root)")
         say(f"  {alias}: state {r.state!r}, changes {r.changes!r}, technique {r.technique or 'pdelta_view'}{join}"
             + (f", where {r.where}" if r.where else ""))
         say(f"      feed can hold {_sets(a.inputs[alias])}; after its selection/projection {_sets(a.relations[alias])}")
@@ -485,7 +491,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
     if info is None:
         return 1
     doc["next_refresh"] = info
-    say(f"\nnext refresh of {info['relation']}" + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
+    say(f"\nnext refresh of {info['relation']}"
+        + ("" if info["built"] else " (not built yet: the first run builds it in full)"))
     for alias, rng in info["inputs"].items():
         lo = "start" if rng["lo"] is None else rng["lo"]
         say(f"  {alias}: {rng['changes']} rows with _pdelta_seq in ({lo}, {rng['hi']}]"
@@ -544,7 +551,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         if args.expect_emits is not None:
             want = {t for t in args.expect_emits.split(",") if t}
             if observed != want:
-                failed.append(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run emits {_sets(observed)}")
+                failed.append(f"pdelta explain: expected the refresh to emit {_sets(want)}, the dry run "
+                              f"emits {_sets(observed)}")
     elif args.expect_emits is not None or args.expect_mode is not None:
         failed.append("pdelta explain: --expect-emits and --expect-mode need a built view")
     for f in failed:
@@ -556,7 +564,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         reads = f" <- {', '.join(t['reads'])}" if t["reads"] else ""
         say(f"  {t['name']:<34} {t['kept_as']:<14} {t['rule']}{reads}")
     if args.sql:
-        say("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table terms first)")
+        say("\n-- the six-set changes of the refresh (one statement; the rules plan writes its scratch-table "
+            "terms first)")
         say(info["changes_sql"])
         say(f"\n-- applied with the `{info.get('apply_strategy')}` strategy")
         say(info["apply_sql"])
@@ -592,7 +601,8 @@ def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[s
         # history_type_conflicts (macros/engine/history_type_conflicts.sql): checked before anything is written
         return "stop", [f"the next refresh will STOP, writing nothing: {info['history_conflicts']}"], True
     if changed and info.get("on_schema_change") == "fail":
-        return "stop", ["the next refresh will STOP, writing nothing: the declaration changed since the view was built ("
+        return "stop", ["the next refresh will STOP, writing nothing: the declaration changed since the view was "
+                        "built ("
                         + "; ".join(changed) + ") and on_schema_change is fail; run it with --full-refresh"], True
     if changed and adapting and mode == "rebuild":
         lines.append("the declaration changed since the view was built (" + "; ".join(changed) + "); the cost "
@@ -807,10 +817,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "run":
         return cmd_run(argv[1:])
-    parser = argparse.ArgumentParser(prog="pdelta", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="pdelta", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pdelta {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql and the algebra seed from the Python delta model")
+    gen = sub.add_parser("gen-macros", help="write macros/algebra/delta_model.sql and the algebra seed from the Python "
+                                            "delta model")
     gen.add_argument("--check", action="store_true", help="only check that the file is up to date")
     gen.set_defaults(func=cmd_gen_macros)
     val = sub.add_parser("validate", help="check every dimension view (static; --live: also the data)")
@@ -821,19 +833,22 @@ def main(argv: list[str] | None = None) -> int:
     val.add_argument("--selector", help="a selector of the project's selectors.yml")
     val.add_argument("--state", help="dbt's state folder, for state: selectors")
     val.add_argument("--format", choices=["text", "json"], default="text")
-    val.add_argument("--live", action="store_true", help="also check keys, orphans and pending change feeds in the warehouse")
+    val.add_argument("--live", action="store_true", help="also check keys, orphans and pending change feeds in the "
+                                                         "warehouse")
     val.add_argument("--sample", type=float, help="live state checks on a PCT percent sample (bounded cost)")
     val.set_defaults(func=cmd_validate)
     exp_ = sub.add_parser("explain", help="what the next refresh of a dimension view runs and can emit")
     _common(exp_)
     exp_.add_argument("model")
     exp_.add_argument("--sql", action="store_true", help="print the SQL of the refresh")
-    exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets (no warehouse)")
+    exp_.add_argument("--static", action="store_true", help="only the declaration and the predicted sets "
+                                                            "(no warehouse)")
     exp_.add_argument("--expect-mode", choices=["incremental", "adapt", "rebuild"],
                       help="exit 1 unless the next refresh is this (the cost model, pdelta_rebuild_ratio; "
                            "a changed declaration adapts the view when predicates changed or output columns were "
                            "dropped or renamed, else rebuilds it)")
-    exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets (comma-separated), e.g. for CI")
+    exp_.add_argument("--expect-emits", metavar="SETS", help="exit 1 unless the dry run emits exactly these sets "
+                                                             "(comma-separated), e.g. for CI")
     exp_.add_argument("--format", choices=["text", "json"], default="text",
                       help="json: one object (the declaration's analysis, and under next_refresh the engine's records)")
     exp_.set_defaults(func=cmd_explain)

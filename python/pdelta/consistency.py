@@ -153,7 +153,8 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
                  if checks_states_ahead(project, project.model_node(view.model), project_vars)
                  else "change to the feed no later than to the state")
         return Level(CONVERGENCE, f"input `{first.alias}`: {first.why}", reads,
-                     strong_if=(f"{', '.join(f'`{r.alias}`' for r in unpinned)}: Delta tables whose writers commit each "
+                     strong_if=(f"{', '.join(f'`{r.alias}`' for r in unpinned)}: Delta tables whose writers "
+                                "commit each "
                                 f"{order}, and hold the rows earlier refreshes consumed"
                                 + ("" if len(reads) == 1 else "; and no source transaction spans two feeds"))
                      if compensated else None)

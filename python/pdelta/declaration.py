@@ -106,13 +106,15 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
         for k in r:
             if k not in RELATION_ENTRIES:
                 err("declaration", f"unknown entry `{k}` (allowed: {', '.join(RELATION_ENTRIES)})", alias,
-                    hint="aggregates, DISTINCT and other operators are not part of a dimension view" if k in ("group_by", "distinct", "aggregate", "having") else None)
+                    hint="aggregates, DISTINCT and other operators are not part of a dimension view"
+                    if k in ("group_by", "distinct", "aggregate", "having") else None)
         if r.get("containment") is not None and r.get("containment") not in CONTAINMENTS:
             err("declaration", f"`containment` is one of {', '.join(CONTAINMENTS)} (how this relation's rows, as the "
                 f"view uses them, relate to those of the relation it replaces), got {r.get('containment')!r}", alias)
         if not r.get("changes"):
             err("change-feed", "`changes` is required: every input needs a change feed", alias,
-                hint="declare the relation's change feed (a model, source or {feed_of: view}), or keep the state with a `mirror` model")
+                hint="declare the relation's change feed (a model, source or {feed_of: view}), or keep the state with "
+                     "a `mirror` model")
         for k in ("state", "key"):
             if not r.get(k):
                 err("declaration", f"`{k}` is required", alias)
@@ -133,12 +135,15 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
                         err("declaration", f"unknown join entry `{k}` (allowed: to, on, type)", alias)
                 jtype = str(j.get("type", "inner")).lower()
                 if jtype != "inner":
-                    err("outer-join", f"join {j['to']} -> {alias} is a {jtype} join; a dimension view joins with inner joins only",
-                        alias, hint="rows without a partner drop out of an inner join; keep them with a default row in the parent's state instead")
+                    err("outer-join", f"join {j['to']} -> {alias} is a {jtype} join; a dimension view joins with inner "
+                                      "joins only",
+                        alias, hint="rows without a partner drop out of an inner join; keep them with a default row in "
+                                    "the parent's state instead")
                 join_to = j["to"]
                 join_on = [(str(p), str(k)) for p, k in j["on"].items()]
         elif alias != root:
-            err("join-missing", "every relation but the root needs a `join` (foreign key -> this relation's primary key)", alias)
+            err("join-missing", "every relation but the root needs a `join` (foreign key -> this relation's "
+                                "primary key)", alias)
         if alias == root and j:
             err("declaration", "the root relation cannot have a `join`", alias)
         where = r.get("where")
@@ -156,7 +161,8 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
                     f"which is not in the primary key {rel.key} of `{alias}`", alias, k,
                     hint="a dimension view joins a foreign key to the whole primary key of the joined relation")
         if all(k in rel.key for k in on_keys) and sorted(on_keys) != sorted(rel.key):
-            err("join-whole-key", f"join {rel.join_to} -> {alias} on {on_keys} must equate the whole primary key {rel.key} "
+            err("join-whole-key", f"join {rel.join_to} -> {alias} on {on_keys} must equate the whole primary "
+                                  f"key {rel.key} "
                 f"of `{alias}` (a dimension view joins foreign key to primary key only)", alias,
                 hint="add the missing key columns to `on`")
 
@@ -178,7 +184,8 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
     for alias, rel in rels.items():
         for out, src in rel.columns:
             if out.lower() in seen:
-                err("output-unique", f"output column `{out}` is declared twice; rename one ({{new_name: column}})", alias, out)
+                err("output-unique", f"output column `{out}` is declared twice; rename one ({{new_name: column}})",
+                    alias, out)
             seen.add(out.lower())
             output.append((out, alias, src))
     key_out = []
@@ -186,7 +193,8 @@ def normalize(decl: Any, model: str) -> tuple[View | None, list[Violation]]:
         for k in rels[root].key:
             found = [o for o, a, s in output if a == root and s == k]
             if not found:
-                err("root-key", f"the root key column `{root}.{k}` must be an output column (a dimension view keeps its root key)",
+                err("root-key", f"the root key column `{root}.{k}` must be an output column (a dimension view keeps "
+                                "its root key)",
                     root, k, hint=f"add `{k}` to the columns of `{root}`")
             else:
                 key_out.append(found[0])

@@ -346,7 +346,8 @@ class _Check:
         if s["dup_keys"]:
             self.add("live-key-unique", f"state {state}: {s['dup_keys']} key value(s) held by "
                      f"{s['dup_rows']} row(s){self._sampled()}: the key {key} is not unique{s['_dup_examples']}",
-                     alias, key[0], hint="a state holds one row per primary key; deduplicate it or fix the declared `key`")
+                     alias, key[0], hint="a state holds one row per primary key; deduplicate it or fix the "
+                                         "declared `key`")
 
     def _sampled(self) -> str:
         return " in the sample" if self.sample is not None else ""
@@ -455,7 +456,8 @@ class _Check:
             self.add("feed-disjoint", f"change feed {feed}: {groups} (key, _pdelta_seq) value(s) held by {rows} "
                      f"pending rows: the six sets of one sequence must be disjoint on the key"
                      f"{_fmt_examples(key + ['_pdelta_seq', 'rows'], ex)}", alias, key[0],
-                     hint="emit one change per key and sequence (the net effect), or give later changes higher sequences")
+                     hint="emit one change per key and sequence (the net effect), or give later changes higher "
+                          "sequences")
 
         # what the declared technique can emit, composed per key as the flag analysis assumes
         # (a capture or any producer that nets a batch turns a `delk` then an `ins` into an `ups`)
@@ -464,7 +466,8 @@ class _Check:
             extra = {s: n for s, n in f["sets"].items() if n and s not in allowed}
             if extra:
                 self.add("feed-technique", f"change feed {feed}: pending rows of set(s) {extra} which technique "
-                         f"`{rel.technique}` cannot emit, even composed per key ({allowed}); the flag analysis assumed they never come",
+                         f"`{rel.technique}` cannot emit, even composed per key ({allowed}); the flag analysis assumed "
+                         "they never come",
                          alias, "_pdelta_type", hint="declare the technique that matches the feed (or `any`)",
                          severity="warning")
 

@@ -1,7 +1,8 @@
 """A maintained relation's configuration besides its declaration: how it is applied
 (`pdelta_apply`, `pdelta_history`, `tblproperties`), when a refresh rebuilds instead
 (`pdelta_rebuild_ratio`, `pdelta_rebuild_feed`) and how a refresh computes its batch
-(`pdelta_plan`). The materialization refuses a bad value at run time (macros/apply/apply_option_errors.sql, macros/engine/rebuild_options.sql);
+(`pdelta_plan`). The materialization refuses a bad value at run time (macros/apply/apply_option_errors.sql,
+macros/engine/rebuild_options.sql);
 `pdelta validate` refuses it before anything runs, with the same message.
 tests/test_options.py runs the same cases through both."""
 from __future__ import annotations
@@ -54,7 +55,8 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
                 out.append(f"pdelta_history: type must be 'scd2', got '{_s(h.get('type'))}'")
             for c in h.get("tracked") or []:
                 if c not in attrs:
-                    out.append(f"pdelta_history: tracked column `{c}` is not a non-key output column ({', '.join(attrs)})")
+                    out.append(f"pdelta_history: tracked column `{c}` is not a non-key output column "
+                               f"({', '.join(attrs)})")
     props = cfg.get("tblproperties") or {}
     if not isinstance(props, Mapping):
         out.append(f"tblproperties: expected a mapping of property names to values, got {_s(props)}")
@@ -62,7 +64,8 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
         for k, v in props.items():
             # rendered as SQL string literals: refuse what would break out of one
             if any(ch in _s(x) for x in (k, v) for ch in ("'", "\\")):
-                out.append(f"tblproperties: `{k}` = `{_s(v)}` contains a quote or backslash, which a table property cannot carry here")
+                out.append(f"tblproperties: `{k}` = `{_s(v)}` contains a quote or backslash, which a table property "
+                           "cannot carry here")
     return out
 
 
@@ -77,7 +80,8 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
-    number = (isinstance(r, (int, float)) and not isinstance(r, bool) and r >= 0) or (isinstance(r, str) and _NUMBER.match(r))
+    number = ((isinstance(r, (int, float)) and not isinstance(r, bool) and r >= 0)
+              or (isinstance(r, str) and _NUMBER.match(r)))
     if not off and not number and r != "learned":
         out.append("pdelta_rebuild_ratio: expected a number of at least 0 (the share of the view a batch may reach "
                    "before the refresh rebuilds instead), 'learned' (rebuild when the view's own timed refreshes and "
@@ -89,10 +93,12 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     plan = cfg.get("pdelta_plan", DEFAULT_PLAN)
     if plan not in PLANS:
         out.append("pdelta_plan: expected 'diff' (recompute the rows the batch reaches and compare them with the view; "
-                   f"complete changes) or 'rules' (the paper's delta rules term by term; partial changes), got '{_s(plan)}'")
+                   "complete changes) or 'rules' (the paper's delta rules term by term; partial changes), "
+                   f"got '{_s(plan)}'")
     change = cfg.get("on_schema_change") or "ignore"
     if change not in ON_SCHEMA_CHANGE:
-        out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' (a dimension view whose "
+        out.append("on_schema_change: expected 'ignore', 'append_new_columns' or 'sync_all_columns' "
+                   "(a dimension view whose "
                    f"declaration changed is rebuilt) or 'fail' (the run stops), got '{_s(change)}'")
     rows = cfg.get("pdelta_feed_history_rows", 100000)
     whole = (isinstance(rows, (int, float)) and not isinstance(rows, bool) and rows >= 0 and rows == int(rows)) \

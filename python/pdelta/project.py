@@ -149,7 +149,8 @@ class Project:
             if n.resource_type.value == "test" and getattr(n, "test_metadata", None):
                 # a source's tests have no attached_node: they depend on the source alone
                 on = getattr(n, "attached_node", None) or (
-                    n.depends_on.nodes[0] if len(n.depends_on.nodes) == 1 and n.depends_on.nodes[0].startswith("source.")
+                    n.depends_on.nodes[0]
+                    if len(n.depends_on.nodes) == 1 and n.depends_on.nodes[0].startswith("source.")
                     else None)
                 if on:
                     self.tests_on.setdefault(on, []).append(n)
@@ -184,8 +185,8 @@ class Project:
             if view is not None:
                 cols = {o.lower(): None for o, _, _ in view.output}
                 cols.update({"_pdelta_before": None, "_pdelta_type": "string", "_pdelta_seq": "bigint"})
-            return Node(spec, "view_feed", node.unique_id, meta_relation_name(node.relation_name, "changes"), cols, set(), "dimension_view",
-                        view.key if view else None)
+            return Node(spec, "view_feed", node.unique_id, meta_relation_name(node.relation_name, "changes"),
+                        cols, set(), "dimension_view", view.key if view else None)
         pair = spec.get("source") if isinstance(spec, dict) else spec
         if isinstance(pair, (list, tuple)) and len(pair) == 2:
             for s in self.manifest.sources.values():
@@ -323,7 +324,8 @@ def select_list_columns(raw_sql: str) -> dict[str, str | None] | None:
     out: dict[str, str | None] = {}
     for e in select.expressions:
         name = e.alias_or_name
-        if not name or isinstance(e, exp.Star) or JINJA_RELATION in name or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+        if (not name or isinstance(e, exp.Star) or JINJA_RELATION in name
+                or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))):
             return NOT_KNOWN
         inner = e.this if isinstance(e, exp.Alias) else e
         out[name.lower()] = inner.to.sql("spark").lower() if isinstance(inner, exp.Cast) else None

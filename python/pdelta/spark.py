@@ -33,7 +33,8 @@ def profile_target(profiles_dir: Path, profile: str = "pdelta", target: str = "l
                          f"(it has {', '.join(sorted(k for k in profiles if k != 'config')) or 'none'})")
     outputs = profiles[profile].get("outputs") or {}
     if target not in outputs:
-        raise ValueError(f"profile {profile!r} has no target {target!r} (it has {', '.join(sorted(outputs)) or 'none'})")
+        raise ValueError(f"profile {profile!r} has no target {target!r} "
+                         f"(it has {', '.join(sorted(outputs)) or 'none'})")
     return outputs[target]
 
 

@@ -190,16 +190,19 @@ def sql_constructs(raw: str) -> list[tuple[str, str]]:
         return [("sql", f"its SQL does not parse: {str(e).splitlines()[0]}")]
     found: list[tuple[str, str]] = []
     for node in tree.find_all(exp.Union, exp.Intersect, exp.Except):
-        found.append(("set-operation", f"{type(node).__name__.upper()} combines two queries; a dimension view is one select-project-join"))
+        found.append(("set-operation", f"{type(node).__name__.upper()} combines two queries; a dimension view is one "
+                                       "select-project-join"))
     for sel in tree.find_all(exp.Select):
         if sel.args.get("distinct"):
             found.append(("distinct", "SELECT DISTINCT removes duplicates, which partial deltas cannot maintain"))
         if sel.args.get("group") or any(True for _ in sel.find_all(exp.AggFunc)):
-            found.append(("aggregate", "it aggregates (GROUP BY or an aggregate function); a dimension view has one row per root key"))
+            found.append(("aggregate", "it aggregates (GROUP BY or an aggregate function); a dimension view has one "
+                                       "row per root key"))
         for j in sel.args.get("joins") or []:
             side, kind = (j.side or "").lower(), (j.kind or "").lower()
             if side in ("left", "right", "full") or kind in ("outer", "cross", "anti", "semi"):
-                found.append(("outer-join", f"{(side + ' ' + kind).strip().upper()} JOIN: a dimension view joins with inner joins only"))
+                found.append(("outer-join", f"{(side + ' ' + kind).strip().upper()} JOIN: a dimension view joins with "
+                                            "inner joins only"))
     if any(True for _ in tree.find_all(exp.Window)):
         found.append(("window", "a window function depends on other rows"))
     if tree.args.get("limit"):
@@ -233,13 +236,14 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
         feed = project.resolve(r.changes, views)
         is_view_feed = isinstance(r.changes, dict) and "feed_of" in r.changes
         if feed is None:
-            err("change-feed", f"change feed {r.changes!r} is not a model, seed, source or {{feed_of: view}} of this project",
+            err("change-feed", f"change feed {r.changes!r} is not a model, seed, source or {{feed_of: view}} "
+                               "of this project",
                 alias, hint="every input needs a change feed in the canonical shape (docs/dimension-views.md)")
         elif feed.columns is not None:
             missing = [c for c in [*r.key, *FEED_COLUMNS] if c.lower() not in feed.columns]
             if missing:
-                err("change-feed", f"change feed {r.changes!r} lacks the column(s) {missing} of the canonical shape", alias,
-                    hint="key columns, attribute columns, _pdelta_before, _pdelta_type, _pdelta_seq")
+                err("change-feed", f"change feed {r.changes!r} lacks the column(s) {missing} of the canonical shape",
+                    alias, hint="key columns, attribute columns, _pdelta_before, _pdelta_type, _pdelta_seq")
         tech = r.technique
         fmt = feed.capture_format if feed is not None else None
         # the feed of a pdelta capture holds what its format emits, whatever is declared
@@ -267,16 +271,20 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
             else:
                 ok = any(k <= declared_key for k in state.key_declared)
             if not ok:
-                err("key-declared", f"primary key {r.key} is not declared on {state.kind} `{state.unique_id.split('.')[-1]}`",
-                    alias, hint="add data tests `unique` and `not_null` to the key column (composite keys: a primary_key "
-                    "constraint or dbt_utils.unique_combination_of_columns plus not_null), so the join is on a real key")
+                err("key-declared", f"primary key {r.key} is not declared on {state.kind} "
+                                    f"`{state.unique_id.split('.')[-1]}`",
+                    alias, hint="add data tests `unique` and `not_null` to the key column (composite keys: a "
+                    "primary_key constraint or dbt_utils.unique_combination_of_columns plus not_null), so the join "
+                    "is on a real key")
         for out, src in r.columns:
             if not IDENT.match(src):
                 rule = "aggregate" if _has_aggregate(src) else "projection"
-                err(rule, f"output `{out}` is the expression `{src}`; a dimension view projects columns of its relations", alias, out,
+                err(rule, f"output `{out}` is the expression `{src}`; a dimension view projects "
+                          "columns of its relations", alias, out,
                     hint="compute the expression in the state model and project that column")
             elif state is not None and state.columns is not None and src.lower() not in state.columns:
-                err("column", f"`{src}` is not a column of `{_name(state)}` (columns: {', '.join(state.columns)})", alias, src)
+                err("column", f"`{src}` is not a column of `{_name(state)}` (columns: {', '.join(state.columns)})",
+                    alias, src)
         if state is not None and state.columns is not None:
             for k in r.key:
                 if k.lower() not in state.columns:
@@ -295,7 +303,8 @@ def check_view(project: Project, view: View, views: dict[str, View]) -> list[Vio
                 continue
             tp, tc = parent.type_of(pc), child.type_of(kc)
             if tp and tc and type_family(tp) != type_family(tc):
-                err("join-types", f"join {r.join_to}.{pc} ({tp}) = {alias}.{kc} ({tc}) compares different types", alias, pc,
+                err("join-types", f"join {r.join_to}.{pc} ({tp}) = {alias}.{kc} ({tc}) compares different types",
+                    alias, pc,
                     hint="cast one side in its state model so both are the same type")
     return errs
 
@@ -339,8 +348,10 @@ def check_predicate(model: str, alias: str, where: str, state: Node | None) -> l
     for col in cond.find_all(exp.Column):
         q = col.table
         if q and q != alias:
-            err("predicate-columns", f"predicate `{where}` references `{q}.{col.name}`; a relation's predicate reads only "
+            err("predicate-columns", f"predicate `{where}` references `{q}.{col.name}`; a relation's predicate "
+                                     "reads only "
                 "its own columns", col.name, hint=f"move the condition to relation `{q}`")
         elif state is not None and state.columns is not None and col.name.lower() not in state.columns:
-            err("predicate-columns", f"predicate `{where}` references `{col.name}`, not a column of `{_name(state)}`", col.name)
+            err("predicate-columns", f"predicate `{where}` references `{col.name}`, not a column of `{_name(state)}`",
+                col.name)
     return out

@@ -89,7 +89,8 @@ def write_project(root: Path, repo: Path) -> None:
         "  - name: addr\n    columns: [{name: aid, data_tests: [unique, not_null]}]\n"
     )
     for rel, key in (("cust", "cid"), ("addr", "aid")):
-        m = {"changes": {"source": ["it", f"{rel}_changes"]}, "key": [key], "snapshot": {"source": ["it", f"{rel}_initial"]}}
+        m = {"changes": {"source": ["it", f"{rel}_changes"]}, "key": [key],
+             "snapshot": {"source": ["it", f"{rel}_initial"]}}
         (models / f"{rel}.sql").write_text(
             "{%- set m = " + json.dumps(m) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")

@@ -98,7 +98,8 @@ class World:
             if kind == "insert":
                 self.next_id += 1
                 key = self.next_id
-                new = self.cust_image(self.rng.choice(self.live_addrs() or [999])) if rel is self.cust else self.addr_image()
+                new = (self.cust_image(self.rng.choice(self.live_addrs() or [999])) if rel is self.cust
+                       else self.addr_image())
                 rel.rows[key] = new
                 out.append(self._emit(rel, "insert", key, None, new, encodings))
             elif kind == "update":
@@ -188,7 +189,8 @@ def scd2(states: list[tuple[int, dict[int, tuple]]], attrs: list[str] = VIEW_ATT
     return out
 
 
-def replay_feed(initial: dict[int, tuple], feed: list[dict], attrs: list[str] = VIEW_ATTRS) -> tuple[dict[int, tuple], list[str]]:
+def replay_feed(initial: dict[int, tuple], feed: list[dict],
+                attrs: list[str] = VIEW_ATTRS) -> tuple[dict[int, tuple], list[str]]:
     """Applies a view's published change feed, batch by batch, to its initial state, checking
     that every change is consistent with the state it applies to (an insert of a key already
     there or an update pair whose before-image is not the current row means a change was

@@ -40,8 +40,10 @@ BATCH2 = [
     (ev("c", None, r(10, "Ivo", "Ilm", 10), 50), "late_event", '"Ivo"'),
 ]
 # the state after batch 2 when exactly the good events apply
-TRUTH1 = {1: ("Ann", "Aue", 11, "x"), 2: ("Ben", "Bad", 22, "x"), 3: ("Cid", "Cham", 33, "x"), 4: ("Dan", "Dahn", 44, "x")}
-TRUTH2 = {1: ("Ann", "Apen", 12, "x"), 3: ("Cid", "Cham", 33, "x"), 4: ("Dan", "Dahn", 44, "x"), 5: ("Eli", "Eger", 55, "x")}
+TRUTH1 = {1: ("Ann", "Aue", 11, "x"), 2: ("Ben", "Bad", 22, "x"), 3: ("Cid", "Cham", 33, "x"),
+          4: ("Dan", "Dahn", 44, "x")}
+TRUTH2 = {1: ("Ann", "Apen", 12, "x"), 3: ("Cid", "Cham", 33, "x"), 4: ("Dan", "Dahn", 44, "x"),
+          5: ("Eli", "Eger", 55, "x")}
 
 
 def rows(batch: int) -> list[dict]:

@@ -163,7 +163,8 @@ def _source(connector: str, lsn: int) -> dict:
 def _envelope(op, before, after, source, wrap):
     payload = {"before": before, "after": after, "source": source, "op": op, "ts_ms": source["ts_ms"] + 3}
     if wrap:  # JSON converter with schemas.enable=true: {schema, payload}
-        return json.dumps({"schema": {"type": "struct", "optional": False, "name": "dbserver1.inventory.customers.Envelope",
+        return json.dumps({"schema": {"type": "struct", "optional": False,
+                                      "name": "dbserver1.inventory.customers.Envelope",
                                       "fields": [{"field": "before"}, {"field": "after"}, {"field": "source"},
                                                  {"field": "op"}, {"field": "ts_ms"}]}, "payload": payload})
     return json.dumps(payload)
@@ -194,7 +195,8 @@ def debezium_rows(sim: Sim, b: int, variant: str, offset0: int) -> list[dict]:
                 changed = {a: e.after[a] for a in ATTRS if e.after[a] != e.before[a]}
                 v = _envelope("u", {"id": e.id}, {"id": e.id, **changed}, src, wrap)
         else:
-            before = row(e.id, e.before) if variant == "postgres_full" else {"id": e.id, **({a: None for a in ATTRS} if connector == "postgresql" else {})}
+            before = (row(e.id, e.before) if variant == "postgres_full"
+                      else {"id": e.id, **({a: None for a in ATTRS} if connector == "postgresql" else {})})
             v = _envelope("d", before, None, src, wrap)
         rows.append({"offset": off, "key": json.dumps({"id": e.id}), "value": v})
         off += 1

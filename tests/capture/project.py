@@ -35,8 +35,10 @@ FORMATS: dict[str, dict] = {
 BAD_SHARE = sum(1 for _, want, _ in BATCH2 if want) / len(BATCH2)
 BAD = {"bad": {"raw": "raw_bad", "format": "debezium_postgres_full"},
        "bad_strict": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_rows": 0},
-       "bad_share_below": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_fraction": round(BAD_SHARE - 0.1, 4)},
-       "bad_share_above": {"raw": "raw_bad", "format": "debezium_postgres_full", "quarantine_max_fraction": round(BAD_SHARE + 0.1, 4)}}
+       "bad_share_below": {"raw": "raw_bad", "format": "debezium_postgres_full",
+                           "quarantine_max_fraction": round(BAD_SHARE - 0.1, 4)},
+       "bad_share_above": {"raw": "raw_bad", "format": "debezium_postgres_full",
+                           "quarantine_max_fraction": round(BAD_SHARE + 0.1, 4)}}
 # the upsert feed again, counting raw records that land behind its watermark instead of failing
 LATE = {"upsert_late_warn": {"raw": "raw_upsert_feed", "format": "upsert_feed", "late_records": "warn"}}
 CAPTURE_ONLY = {"bad_strict", "bad_share_below", "bad_share_above", *LATE}  # captures without a mirror
@@ -58,7 +60,8 @@ VIEW_COLUMNS = ["id", "name", "city", "bio", "s_name", "s_score"]
 
 def capture_decl(name: str, extra: dict) -> dict:
     raw = extra.pop("raw", f"raw_{name}")
-    return {"raw": {"source": ["cap", raw]}, "key": ["id"], "columns": COLUMNS, "format": extra.pop("format", name), **extra}
+    return {"raw": {"source": ["cap", raw]}, "key": ["id"], "columns": COLUMNS, "format": extra.pop("format", name),
+            **extra}
 
 
 def view_decl(root_fmt: str, joined_fmt: str) -> dict:
@@ -72,7 +75,8 @@ def view_decl(root_fmt: str, joined_fmt: str) -> dict:
 
 def capture_sql(decl: dict) -> str:
     return ("{%- set c = " + json.dumps(decl) + " -%}\n"
-            "{{ config(materialized='capture', pdelta_capture=c, on_schema_change=var('capture_on_schema_change', 'ignore')) }}\n"
+            "{{ config(materialized='capture', pdelta_capture=c, "
+            "on_schema_change=var('capture_on_schema_change', 'ignore')) }}\n"
             "{{ pdelta.capture(c) }}\n")
 
 

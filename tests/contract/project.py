@@ -89,7 +89,8 @@ def view_sql(case: str, plan: str, config: dict) -> str:
     # case goes through the cost model's path too (the diff plan's view: the cost model off)
     cost = ", pdelta_rebuild_ratio=1000000.0" if plan == "rules" else ""
     return ("{%- set view = " + json.dumps(declaration(case)) + " -%}\n"
-            f"{{{{ config(materialized='dimension_view', pdelta=view, pdelta_plan='{plan}'{cost}{_config(config)}) }}}}\n"
+            f"{{{{ config(materialized='dimension_view', pdelta=view, "
+            f"pdelta_plan='{plan}'{cost}{_config(config)}) }}}}\n"
             "{{ pdelta.dimension_view(view) }}\n")
 
 

@@ -61,7 +61,8 @@ scratch_read {{ term['stored']['table'] }}
 batch_summary {{ pdelta.batch_summary_statements(pdelta.meta_relation(home, 'stage'), ['cid'], 'customer_dim',
                                                   'bigint')['statements'][1]['sql'] }}
 stage_format {{ pdelta.stage_format() }}
-diff_plan {{ pdelta.plan_statement(pdelta.diff_plan(view, inputs, home, pdelta.pending_inputs(view, inputs)), 'v__changes')
+diff_plan {{ pdelta.plan_statement(pdelta.diff_plan(view, inputs, home, pdelta.pending_inputs(view, inputs)),
+                                   'v__changes')
              | replace('\\n', ' ') }}
 """
 

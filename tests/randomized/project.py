@@ -123,7 +123,8 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
             )
             before = ", ".join(f"_before.{c} as {c}" for c in attrs)
             (models / f"{name}__changes.sql").write_text(
-                f"select {', '.join(cols)}, case when _before is not null then struct({before}) end as _pdelta_before,\n"
+                f"select {', '.join(cols)}, "
+                f"case when _before is not null then struct({before}) end as _pdelta_before,\n"
                 f"       _type as _pdelta_type, _seq as _pdelta_seq\n"
                 f"from {{{{ source('it', 'all_changes') }}}} where rel = '{name}'\n"
             )
@@ -152,7 +153,8 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
         for name, decl in views:
             (models / f"{name}.sql").write_text(
                 "{%- set view = " + json.dumps(decl) + " -%}\n"
-                f"{{{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view, pdelta_plan='{plan_of(name)}') }}}}\n"
+                f"{{{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view, "
+                f"pdelta_plan='{plan_of(name)}') }}}}\n"
                 "{{ pdelta.dimension_view(view) }}\n"
             )
 

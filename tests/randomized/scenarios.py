@@ -138,7 +138,8 @@ def replace_leaf(shape: "Shape", rng: random.Random) -> list[str]:
     or those a predicate of PREDICATES keeps (`moved_filter`); declare_containments says how they
     relate, once the predicates are redrawn. Only a leaf with no renamed column whose rows the view
     can locate: its parent is the root, or the parent outputs the columns it joins it on under the
-    names the view had (such a leaf below the root first). Returns what changed, as phrases (none when no alias qualifies)."""
+    names the view had (such a leaf below the root first). Returns what changed, as phrases (none
+    when no alias qualifies)."""
     def located(a: "Alias") -> bool:
         parent = shape.alias(a.parent)
         slots = [a.slot] + ([a.slot + "2"] if shape.composite.get(a.rel) else [])
@@ -257,14 +258,18 @@ def make_shapes(rng: random.Random, deep: bool) -> list[Shape]:
         Shape("chain4", [A("r0", "r0"), A("r1", "r1", "r0", "fa", predicate=3), A("r2", "r2", "r1", "fa"),
                          A("r3", "r3", "r2", "fa", predicate=1), A("r4", "r4", "r3", "fa", predicate=2)],
               {"r0": False, "r1": True, "r2": False, "r3": True, "r4": False}),
-        Shape("star", [A("f", "f", predicate=3), A("d1", "d1", "f", "fa", predicate=0), A("d2", "d2", "f", "fb", predicate=1),
+        Shape("star", [A("f", "f", predicate=3), A("d1", "d1", "f", "fa", predicate=0),
+                       A("d2", "d2", "f", "fb", predicate=1),
                        A("d3", "d3", "f", "fc", predicate=2)], {"f": True, "d1": False, "d2": True, "d3": False}),
-        Shape("roles", [A("o", "o", predicate=1), A("ship", "addr", "o", "fa", predicate=0), A("bill", "addr", "o", "fb"),
+        Shape("roles", [A("o", "o", predicate=1), A("ship", "addr", "o", "fa", predicate=0),
+                        A("bill", "addr", "o", "fb"),
                         A("cust", "cust", "o", "fc")], {"o": False, "addr": True, "cust": False}),
-        Shape("snowflake", [A("r0", "r0", predicate=2), A("r1", "r1", "r0", "fa"), A("r2", "r2", "r0", "fb", predicate=3),
+        Shape("snowflake", [A("r0", "r0", predicate=2), A("r1", "r1", "r0", "fa"),
+                            A("r2", "r2", "r0", "fb", predicate=3),
                             A("r3", "r3", "r1", "fa", predicate=0), A("r4", "r4", "r1", "fb")],
               {"r0": True, "r1": True, "r2": False, "r3": False, "r4": True}),
-        Shape("chained", [A("c", "c", predicate=3), A("a", "a", "c", "fa", predicate=0)], {"c": True, "a": False}, chained=True, steps=5),
+        Shape("chained", [A("c", "c", predicate=3), A("a", "a", "c", "fa", predicate=0)], {"c": True, "a": False},
+              chained=True, steps=5),
     ]
     if deep:
         for shape in shapes:

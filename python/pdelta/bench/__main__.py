@@ -15,7 +15,8 @@ DEFAULT_MATRIX = ["1000000:0.0001,0.001,0.01,0.1,0.5"]
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m pdelta.bench", description=__doc__)
-    p.add_argument("--matrix", action="append", help="ROOT_ROWS:RATIO,RATIO,... (repeatable; batches run in the order given, on the same tables); default "
+    p.add_argument("--matrix", action="append", help="ROOT_ROWS:RATIO,RATIO,... (repeatable; batches run in the order "
+                                                     "given, on the same tables); default "
                    + " ".join(DEFAULT_MATRIX))
     p.add_argument("--workloads", default="tpch,chain")
     p.add_argument("--contenders", default=",".join(CONTENDERS),

@@ -141,9 +141,11 @@ def write_project(root: Path, w: Workload) -> None:
                        "  {%- set renamed = [] -%}\n"
                        "  {%- for c in r['columns'] -%}{%- do renamed.append({c: 'm_' ~ c}) -%}{%- endfor -%}\n"
                        "  {%- set on = {} -%}\n"
-                       "  {%- for fk, k in r['join']['on'].items() -%}{%- do on.update({fk: 'm_' ~ k}) -%}{%- endfor -%}\n"
+                       "  {%- for fk, k in r['join']['on'].items() -%}"
+                       "{%- do on.update({fk: 'm_' ~ k}) -%}{%- endfor -%}\n"
                        "  {%- do r.update({'state': swap['state'], 'changes': swap['state'] ~ '_changes',\n"
-                       "                   'key': ['m_' ~ r['key'][0]], 'columns': renamed, 'containment': swap['containment'],\n"
+                       "                   'key': ['m_' ~ r['key'][0]], 'columns': renamed, "
+                       "'containment': swap['containment'],\n"
                        "                   'join': {'to': r['join']['to'], 'on': on}}) -%}\n"
                        "{%- endfor -%}\n")
     for name, ratio in ((VIEW, "false"), (AUTO, "'learned'")):

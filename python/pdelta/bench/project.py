@@ -87,7 +87,8 @@ def b_sql(w: Workload) -> dict[str, str]:
     keys = "\nunion\n".join(parts)
     full = full_select(w)
     recomputed = f"select * from ({full}) as v where v.{q(root.key)} in (select k from {t(name + '__keys')})"
-    gone = (f"merge into {t(name)} as t using (select k from {t(name + '__keys')} left anti join {t(name + '__recomputed')} as r "
+    gone = (f"merge into {t(name)} as t using (select k from {t(name + '__keys')} "
+            f"left anti join {t(name + '__recomputed')} as r "
             f"on k = r.{q(root.key)}) as g on t.{q(root.key)} = g.k when matched then delete")
     advance = (f"insert into {wm} " + " union all ".join(
         f"select '{r.name}', max(`_pdelta_seq`) from {t(w.table(r, '__partial'))}" for r in w.rels))
@@ -147,7 +148,8 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         (models / f"{w.name}_c_partial.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_rules.sql").write_text(
-            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_plan='rules'"))
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
+                                                    "pdelta_plan='rules'"))
         (models / f"{w.name}_c_whole.sql").write_text(
             view_model(declaration(w, "__partial"),
                        f"materialized='dimension_view', {tag}, {off}, pdelta_feed_history_rows={WHOLE_FEED_ROWS}"))
@@ -155,12 +157,14 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
             view_model(declaration(w, "__partial"),
                        f"materialized='dimension_view', {tag}, {off}, pdelta_delta_reader='classic'"))
         (models / f"{w.name}_c_unpinned.sql").write_text(
-            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, pdelta_pin_states=false"))
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
+                                                    "pdelta_pin_states=false"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
             view_model(declaration(w, "__partial"),
-                       f"materialized='dimension_view', {tag}, pdelta_rebuild_ratio={rebuild_ratio_config(rebuild_ratio)!r}"))
+                       f"materialized='dimension_view', {tag}, "
+                       f"pdelta_rebuild_ratio={rebuild_ratio_config(rebuild_ratio)!r}"))
         for r in w.rels:
             m = {"changes": ["bench", w.table(r, "__partial")], "key": [r.key], "snapshot": ["bench", w.table(r)]}
             (models / f"{w.table(r)}_mirror.sql").write_text(

@@ -17,8 +17,8 @@ NAMES = {
     "c_classic": "(c) pdelta, partial, Delta's classic reader",
     "d": "(d) pdelta over CDF mirrors",
 }
-FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs", "mode",
-          "changes", "view_rows", "rows_written", "files_added", "bytes_added", "commits", "equal", "date"]
+FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs",
+          "mode", "changes", "view_rows", "rows_written", "files_added", "bytes_added", "commits", "equal", "date"]
 
 
 def merge(out: Path, new: list[dict]) -> list[dict]:
@@ -94,7 +94,8 @@ def markdown(results: list[dict]) -> str:
     unpinned = any("c_partial/c_unpinned" in r for r in rows)
     classic = any("c_classic/c_partial" in r for r in rows)
     lines = [f"Measured {results[0].get('date')} on {m.get('cores')} cores, {m.get('memory_gib')} GiB "
-             f"(Spark local, driver memory {m.get('driver_memory')}, {m.get('shuffle_partitions')} shuffle partitions); "
+             f"(Spark local, driver memory {m.get('driver_memory')}, "
+             f"{m.get('shuffle_partitions')} shuffle partitions); "
              "seconds per refresh (one dbt invocation each, parse excluded), in brackets the statements sent to Spark "
              "/ the Spark jobs they ran.", "",
              "| workload | root rows | change | changes | " + " | ".join(NAMES[c] for c in order)
@@ -107,11 +108,13 @@ def markdown(results: list[dict]) -> str:
              + "---|---:|---|"]
     cells_by = _cells(results)
     for r in rows:
-        cells = [f"{r[c]:.1f} ({r[c + '_statements']}" + (f" / {r[c + '_jobs']})" if r.get(c + "_jobs") is not None else ")")
+        cells = [f"{r[c]:.1f} ({r[c + '_statements']}"
+                 + (f" / {r[c + '_jobs']})" if r.get(c + "_jobs") is not None else ")")
                  if c in r else "" for c in order]
         cs = cells_by[(r["workload"], r["root_rows"], r["ratio"])]
         written = " / ".join(f"{cs[c]['rows_written']:,}" if c in cs else "–" for c in ("a", "b", "c_partial"))
-        lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | " + " | ".join(cells)
+        lines.append(f"| {r['workload']} | {r['root_rows']:,} | {r['ratio'] * 100:g}% | {r['changes']:,} | "
+                     + " | ".join(cells)
                      + f" | {r.get('c_partial/a', '')} | {r.get('b/c_partial', '')} | "
                      + (f"{r.get('c_whole/c_partial', '')} | " if whole else "")
                      + (f"{r.get('c_partial/c_unpinned', '')} | " if unpinned else "")
@@ -216,7 +219,8 @@ def plot(out: Path, results: list[dict]) -> Path | None:
         ax.grid(True, which="both", alpha=0.3)
     axes[0][0].legend(fontsize=7)
     m = results[0].get("machine", {})
-    fig.suptitle(f"pdelta benchmark, {results[0].get('date')}, {m.get('cores')} cores / {m.get('memory_gib')} GiB, Spark local")
+    fig.suptitle(f"pdelta benchmark, {results[0].get('date')}, {m.get('cores')} cores / {m.get('memory_gib')} GiB, "
+                 "Spark local")
     fig.tight_layout()
     path = out / "results.png"
     fig.savefig(path, dpi=110)

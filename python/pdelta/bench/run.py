@@ -146,7 +146,8 @@ def generate_base(spark, w: Workload, seed: int, work: Path) -> str:
         for r in w.rels:
             parts = max(2, r.size // 250_000)
             spark.sql(f"create or replace table {t(w.table(r))} using delta as "
-                      f"select {cols_sql(r, 'id', seed)} from range({int(r.first_key)}, {int(r.first_key + r.size)}, 1, {int(parts)})")
+                      f"select {cols_sql(r, 'id', seed)} from range({int(r.first_key)}, {int(r.first_key + r.size)}, "
+                      f"1, {int(parts)})")
     for r in w.rels:
         attrs = ", ".join(q(c) for c in r.attrs)
         for kind in ("partial", "complete"):
@@ -174,7 +175,8 @@ def apply_batch(spark, w: Workload, batch: int, ratio: float, seed: int, next_ke
         u = f"pmod(xxhash64({q(r.key)}, {int(bseed)}), 1000000000) / 1e9"
         spark.sql(f"""create or replace table {ev} using delta as
             with s as (select *, {u} as _u from {t(w.table(r))})
-            select {cols_sql(r, q(r.key), bseed, keep=[c for c in r.attrs if c not in r.mutable])}, {before} as _before, 'upd' as _op
+            select {cols_sql(r, q(r.key), bseed,
+                             keep=[c for c in r.attrs if c not in r.mutable])}, {before} as _before, 'upd' as _op
               from s where _u < {float(u_upd)!r}
             union all
             select {q(r.key)}, {attrs}, cast(null as {struct_type(r)}) as _before, 'del' as _op
@@ -187,7 +189,8 @@ def apply_batch(spark, w: Workload, batch: int, ratio: float, seed: int, next_ke
         spark.sql(f"""merge into {t(w.table(r))} as t using {ev} as s on t.{k} = s.{k}
             when matched and s._op = 'del' then delete
             when matched then update set {", ".join(f"t.{q(c)} = s.{q(c)}" for c in r.attrs)}
-            when not matched and s._op = 'ins' then insert ({k}, {attrs}) values (s.{k}, {", ".join(f"s.{q(c)}" for c in r.attrs)})""")
+            when not matched and s._op = 'ins' then insert ({k}, {attrs}) values (s.{k}, {", ".join(f"s.{q(c)}"
+                                                                                for c in r.attrs)})""")
         spark.sql(f"insert into {t(w.table(r, '__complete'))} select {k}, {attrs}, "
                   f"case when _op = 'upd' then _before end, _op, cast({int(batch)} as bigint) from {ev}")
         # partial: change tracking on the root (ins, up, delk), upsert feeds elsewhere (ups, delk)
@@ -231,7 +234,8 @@ def delta_metrics(spark, tables: list[str], since_ms: int) -> dict:
             out["commits"] += 1
             out["rows_written"] += int(m.get("numOutputRows", m.get("numCopiedRows", 0)) or 0)
             out["files_added"] += int(m.get("numFiles", m.get("numTargetFilesAdded", m.get("numAddedFiles", 0))) or 0)
-            out["bytes_added"] += int(m.get("numOutputBytes", m.get("numTargetBytesAdded", m.get("numAddedBytes", 0))) or 0)
+            out["bytes_added"] += int(m.get("numOutputBytes", m.get("numTargetBytesAdded",
+                                                                    m.get("numAddedBytes", 0))) or 0)
     return out
 
 
@@ -246,7 +250,8 @@ def check_equal(spark, w: Workload, contenders: list[str]) -> dict:
     n = spark.table(ref).count()
     if len(tables) > 1:
         row_sql = "struct(" + ", ".join(q(c) for c in cols) + ")"
-        union = " union all ".join(f"select {i} as `_src`, {', '.join(q(c) for c in key)}, {row_sql} as `_row` from {tb}"
+        union = " union all ".join(f"select {i} as `_src`, {', '.join(q(c) for c in key)}, {row_sql} as `_row` "
+                                   f"from {tb}"
                                    for i, tb in enumerate(tables))
         once = " and ".join(f"count_if(`_src` = {i}) = 1" for i in range(len(tables)))
         bad = spark.sql(f"select count(*) from (select 1 from ({union}) group by {', '.join(q(c) for c in key)} "
@@ -257,11 +262,14 @@ def check_equal(spark, w: Workload, contenders: list[str]) -> dict:
             for c, other in zip(contenders, tables):
                 if other == ref:
                     continue
-                row = spark.sql(f"select (select count(*) from (select {colsql} from {other} except all select {colsql} from {ref})), "
-                                f"(select count(*) from (select {colsql} from {ref} except all select {colsql} from {other}))").collect()[0]
+                row = spark.sql(f"select (select count(*) from (select {colsql} from {other} "
+                                f"except all select {colsql} from {ref})), "
+                                f"(select count(*) from (select {colsql} from {ref} "
+                                f"except all select {colsql} from {other}))").collect()[0]
                 if row[0] or row[1]:
                     diffs.append(f"contender {c} differs from the rebuild: {row[0]} rows extra, {row[1]} missing")
-            raise AssertionError(f"{w.name}: {bad} keys differ across contenders; " + ("; ".join(diffs) or "duplicate keys"))
+            raise AssertionError(f"{w.name}: {bad} keys differ across contenders; "
+                                 + ("; ".join(diffs) or "duplicate keys"))
     return {"view_rows": n}
 
 

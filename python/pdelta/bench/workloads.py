@@ -84,10 +84,12 @@ def tpch(root_rows: int) -> Workload:
             "c_name": "concat('Customer#', lpad(cast({id} as string), 9, '0'))",
             "c_address": f"substr(sha2(cast({_h(1)} as string), 256), 1, 10 + cast({_pick(2, 30)} as int))",
             "c_nationkey": _pick(3, n_nation),
-            "c_phone": (f"concat(cast(10 + {_pick(3, n_nation)} as string), '-', cast(100 + {_pick(4, 900)} as string), '-', "
+            "c_phone": (f"concat(cast(10 + {_pick(3, n_nation)} as string), '-', "
+                        f"cast(100 + {_pick(4, 900)} as string), '-', "
                         f"cast(100 + {_pick(5, 900)} as string), '-', cast(1000 + {_pick(6, 9000)} as string))"),
             "c_acctbal": f"cast(({_pick(7, 1099999)} - 99999) / 100 as decimal(15,2))",
-            "c_mktsegment": f"element_at(array('AUTOMOBILE', 'BUILDING', 'FURNITURE', 'MACHINERY', 'HOUSEHOLD'), cast({_pick(8, 5)} as int) + 1)",
+            "c_mktsegment": "element_at(array('AUTOMOBILE', 'BUILDING', 'FURNITURE', 'MACHINERY', 'HOUSEHOLD'), "
+                            f"cast({_pick(8, 5)} as int) + 1)",
             "c_comment": f"substr(sha2(cast({_h(9)} as string), 512), 1, 29 + cast({_pick(10, 88)} as int))",
         },
         ["c_address", "c_nationkey", "c_phone", "c_acctbal", "c_mktsegment"],
@@ -129,7 +131,8 @@ def chain(root_rows: int) -> Workload:
     address = Rel(
         "address", "a_id",
         [("a_id", "bigint"), ("a_street", "string"), ("a_zip", "int"), ("a_city", "bigint")],
-        {"a_street": f"concat('street-', cast({_pick(4, 100000)} as string))", "a_zip": f"cast({_pick(5, 99999)} as int)",
+        {"a_street": f"concat('street-', cast({_pick(4, 100000)} as string))",
+         "a_zip": f"cast({_pick(5, 99999)} as int)",
          "a_city": _pick(6, n_city)},
         ["a_street", "a_zip", "a_city"],
         size=n_addr, parent="customer", fk="c_addr", outputs=["a_street", "a_zip"],
@@ -161,8 +164,10 @@ def declaration(w: Workload, feed_suffix: str, state_suffix: str = "", source: s
     rels = {}
     for r in w.rels:
         d = {
-            "state": [source, w.table(r, state_suffix)] if not state_suffix.startswith("@") else w.table(r, state_suffix[1:]),
-            "changes": [source, w.table(r, feed_suffix)] if not feed_suffix.startswith("@") else w.table(r, feed_suffix[1:]),
+            "state": ([source, w.table(r, state_suffix)] if not state_suffix.startswith("@")
+                      else w.table(r, state_suffix[1:])),
+            "changes": ([source, w.table(r, feed_suffix)] if not feed_suffix.startswith("@")
+                        else w.table(r, feed_suffix[1:])),
             "key": [r.key],
             "technique": "any",
             "columns": list(r.outputs),
