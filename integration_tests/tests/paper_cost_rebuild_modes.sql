@@ -14,7 +14,8 @@ where `mode` <> 'full-started'  -- a full build's marker shares its batch id
 having max_by(`mode`, `batch_id`) <> '{{ mode }}' or max(`batch_id`) <> 1
 union all
 {%- endfor %}
-select 'paper_d_rebuilt_diff' as model, 'changes in its feed' as expected_mode, cast(count(*) as string), cast(null as bigint)
+select 'paper_d_rebuilt_diff' as model, 'changes in its feed' as expected_mode, cast(count(*) as string),
+       cast(null as bigint)
 from {{ pdelta.meta_relation(ref('paper_d_rebuilt_diff'), 'changes') }}
 having count(*) = 0
 union all

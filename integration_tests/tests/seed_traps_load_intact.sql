@@ -7,4 +7,5 @@ where not (
   or (id = 3 and label = 'comma, inside' and note = 'x')
 )
 union all
-select cast(null as int), 'row count is not 3', cast(count(*) as string) from {{ ref('seed_traps') }} having count(*) <> 3
+select cast(null as int), 'row count is not 3', cast(count(*) as string) from {{ ref('seed_traps') }}
+having count(*) <> 3

@@ -13,7 +13,8 @@
   {%- if m['current'] %}{%- set current = pdelta.resolve_relation(m['current']) -%}{% endif -%}
   {%- set q = adapter.quote -%}
   select {% for c in m['key'] + m['attrs'] %}cast(null as {{ m['types'][c] }}) as {{ q(c) }}, {% endfor %}
-         cast(null as struct<{% for c in m['attrs'] %}{{ q(c) }}: {{ m['types'][c] }}{% if not loop.last %}, {% endif %}{% endfor %}>) as `_pdelta_before`,
+         cast(null as struct<{% for c in m['attrs'] %}{{ q(c) }}: {{ m['types'][c] }}{% if not loop.last %},
+                             {% endif %}{% endfor %}>) as `_pdelta_before`,
          cast(null as string) as `_pdelta_type`, cast(null as bigint) as `_pdelta_seq`
   where false
 {%- endmacro %}

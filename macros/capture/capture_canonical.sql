@@ -12,7 +12,8 @@
   {%- set key, attrs, types = m['key'], m['attrs'], m['types'] -%}
   with events as (
     select {% for k in key %}{{ q(k) }}, {% endfor %}
-           {%- for c in attrs %}case when `_op` = 'del' then `_pdelta_before`.{{ q(c) }} when `_op` = 'delk' then null else {{ q(c) }} end as {{ q(c) }}, {% endfor %}
+           {%- for c in attrs %}case when `_op` = 'del' then `_pdelta_before`.{{ q(c) }} when `_op` = 'delk' then null
+                                else {{ q(c) }} end as {{ q(c) }}, {% endfor %}
            case when `_op` = 'upd' then `_pdelta_before` end as `_pdelta_before`,
            `_op` as `_pdelta_type`, `_seq` as `_pdelta_seq`
     from {{ stage }}
@@ -21,7 +22,8 @@
     {{ pdelta.net_effect_sql('events', key, attrs) }}
   )
   select {% for k in key %}{{ q(k) }}, {% endfor %}
-         {%- for c in attrs %}cast(case `_pdelta_type` when 'del' then first_old_image.{{ q(c) }} when 'delk' then null else last_image.{{ q(c) }} end as {{ types[c] }}) as {{ q(c) }}, {% endfor %}
+         {%- for c in attrs %}cast(case `_pdelta_type` when 'del' then first_old_image.{{ q(c) }} when 'delk' then null
+                                        else last_image.{{ q(c) }} end as {{ types[c] }}) as {{ q(c) }}, {% endfor %}
          case when `_pdelta_type` = 'upd' then first_old_image end as `_pdelta_before`,
          `_pdelta_type`, cast({{ batch_id | int }} as bigint) as `_pdelta_seq`
   from net

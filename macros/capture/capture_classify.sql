@@ -41,22 +41,30 @@
   with parsed as (
     {{ parsed_sql }}
   ), typed as (
-    select `_raw`, `_pos`, `_seq`, `_op`, `_op_raw`, `_err`, `_new` is not null as `_has_new`, `_old` is not null as `_has_old`,
+    select `_raw`, `_pos`, `_seq`, `_op`, `_op_raw`, `_err`, `_new` is not null as `_has_new`,
+           `_old` is not null as `_has_old`,
            {%- for k in key %}
-           coalesce(try_element_at(`_keys`, {{ lit[k] }}), try_element_at(`_new`, {{ lit[k] }}), try_element_at(`_old`, {{ lit[k] }})) as `_ks{{ loop.index0 }}`,
+           coalesce(try_element_at(`_keys`, {{ lit[k] }}), try_element_at(`_new`, {{ lit[k] }}),
+                    try_element_at(`_old`, {{ lit[k] }})) as `_ks{{ loop.index0 }}`,
            {%- endfor %}
            {%- for c in attrs %}
-           {{ pn[c] }} as `_np{{ loop.index0 }}`, try_cast(try_element_at(`_new`, {{ lit[c] }}) as {{ types[c] }}) as `_n{{ loop.index0 }}`,
-           {{ pb[c] }} as `_bp{{ loop.index0 }}`, try_cast(try_element_at(`_old`, {{ lit[c] }}) as {{ types[c] }}) as `_b{{ loop.index0 }}`,
+           {{ pn[c] }} as `_np{{ loop.index0 }}`,
+           try_cast(try_element_at(`_new`, {{ lit[c] }}) as {{ types[c] }}) as `_n{{ loop.index0 }}`,
+           {{ pb[c] }} as `_bp{{ loop.index0 }}`,
+           try_cast(try_element_at(`_old`, {{ lit[c] }}) as {{ types[c] }}) as `_b{{ loop.index0 }}`,
            {%- endfor %}
-           array_except(array_union(coalesce(map_keys(`_new`), cast(array() as array<string>)), coalesce(map_keys(`_old`), cast(array() as array<string>))),
-                        array({% for c in key + attrs %}{{ lit[c] }}{% if not loop.last %}, {% endif %}{% endfor %})) as `_unknown`,
+           array_except(array_union(coalesce(map_keys(`_new`), cast(array() as array<string>)),
+                                    coalesce(map_keys(`_old`), cast(array() as array<string>))),
+                        array({% for c in key + attrs %}{{ lit[c] }}{% if not loop.last %},
+                              {% endif %}{% endfor %})) as `_unknown`,
            filter(array(
              {%- for c in attrs %}
              case when {{ pn[c] }} and try_element_at(`_new`, {{ lit[c] }}) is not null
-                       and try_cast(try_element_at(`_new`, {{ lit[c] }}) as {{ types[c] }}) is null then {{ lit[c] }} end,
+                       and try_cast(try_element_at(`_new`, {{ lit[c] }}) as {{ types[c] }}) is null
+                  then {{ lit[c] }} end,
              case when {{ pb[c] }} and try_element_at(`_old`, {{ lit[c] }}) is not null
-                       and try_cast(try_element_at(`_old`, {{ lit[c] }}) as {{ types[c] }}) is null then {{ L('before.' ~ c) }} end,
+                       and try_cast(try_element_at(`_old`, {{ lit[c] }}) as {{ types[c] }}) is null
+                  then {{ L('before.' ~ c) }} end,
              {%- endfor %}
              case when `_seq` is null then 'sequence' end), x -> x is not null) as `_badcast`
     from parsed
@@ -68,7 +76,8 @@
            {%- endfor %}
            {%- for c in attrs %}
            {#- effective new value: an update pair's after-image misses nothing its before-image has -#}
-           case when `_np{{ loop.index0 }}` then `_n{{ loop.index0 }}` when `_op` = 'upd' and `_bp{{ loop.index0 }}` then `_b{{ loop.index0 }}` end as `_e{{ loop.index0 }}`,
+           case when `_np{{ loop.index0 }}` then `_n{{ loop.index0 }}`
+                when `_op` = 'upd' and `_bp{{ loop.index0 }}` then `_b{{ loop.index0 }}` end as `_e{{ loop.index0 }}`,
            (`_np{{ loop.index0 }}` or (`_op` = 'upd' and `_bp{{ loop.index0 }}`)) as `_ep{{ loop.index0 }}`,
            {%- endfor %}
            true as `_pdelta_one`
@@ -88,15 +97,20 @@
   ){% if partial %}, windowed as (
     select *,
            {%- for c in attrs %}
-           last_value(case when `_r0` is null and `_op` in ('del', 'delk') then named_struct('gone', true, 'v', cast(null as {{ types[c] }}))
-                           when `_r0` is null and `_ep{{ loop.index0 }}` then named_struct('gone', false, 'v', `_e{{ loop.index0 }}`) end, true)
-             over (partition by {{ keys_by }} order by `_seq`, `_pos` rows between unbounded preceding and 1 preceding) as `_w{{ loop.index0 }}`,
+           last_value(case when `_r0` is null and `_op` in ('del', 'delk')
+                           then named_struct('gone', true, 'v', cast(null as {{ types[c] }}))
+                           when `_r0` is null and `_ep{{ loop.index0 }}`
+                           then named_struct('gone', false, 'v', `_e{{ loop.index0 }}`) end, true)
+             over (partition by {{ keys_by }} order by `_seq`, `_pos`
+                   rows between unbounded preceding and 1 preceding) as `_w{{ loop.index0 }}`,
            {%- endfor %}
            true as `_pdelta_two`
     from reasoned
   ){% if history %}, hist as (
     select {% for k in key %}h.{{ q(k) }}, {% endfor %}
-           max_by(named_struct('t', h.`_pdelta_type`{% for c in attrs %}, 'f{{ loop.index0 }}', h.{{ q(c) }}{% endfor %}), h.`_pdelta_seq`) as `_h`
+           max_by(named_struct('t', h.`_pdelta_type`{% for c in attrs %}, 'f{{ loop.index0 }}',
+                               h.{{ q(c) }}{% endfor %}),
+                  h.`_pdelta_seq`) as `_h`
     from {{ history }} as h
     left semi join (select {{ keys_by }} from windowed where `_r0` is null and not ({{ all_ep }})) as need
       on {% for k in key %}h.{{ q(k) }} = need.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
@@ -105,9 +119,11 @@
     select w.*,
            {%- for c in attrs %}{% set i = loop.index0 %}
            case when `_ep{{ i }}` then `_e{{ i }}` when `_w{{ i }}` is not null then `_w{{ i }}`.v
-                {%- if history %} when hist.`_h` is not null and hist.`_h`.t not in ('del', 'delk') then hist.`_h`.`f{{ i }}`{% endif %} end as `_f{{ i }}`,
+                {%- if history %} when hist.`_h` is not null and hist.`_h`.t not in ('del', 'delk')
+                                  then hist.`_h`.`f{{ i }}`{% endif %} end as `_f{{ i }}`,
            (`_ep{{ i }}` or (`_w{{ i }}` is not null and not `_w{{ i }}`.gone)
-            {%- if history %} or (`_w{{ i }}` is null and hist.`_h` is not null and hist.`_h`.t not in ('del', 'delk')){% endif %}) as `_fp{{ i }}`,
+            {%- if history %} or (`_w{{ i }}` is null and hist.`_h` is not null
+                                  and hist.`_h`.t not in ('del', 'delk')){% endif %}) as `_fp{{ i }}`,
            {%- endfor %}
            true as `_pdelta_three`
     from windowed as w
@@ -115,13 +131,17 @@
     left join hist on {% for k in key %}hist.{{ q(k) }} = w.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
     {%- endif %}
   ){% else %}, filled as (
-    select *, {% for c in attrs %}`_e{{ loop.index0 }}` as `_f{{ loop.index0 }}`, `_ep{{ loop.index0 }}` as `_fp{{ loop.index0 }}`, {% endfor %}true as `_pdelta_three`
+    select *, {% for c in attrs %}`_e{{ loop.index0 }}` as `_f{{ loop.index0 }}`,
+              `_ep{{ loop.index0 }}` as `_fp{{ loop.index0 }}`, {% endfor %}true as `_pdelta_three`
     from reasoned
   ){% endif %}, reasoned2 as (
     select *,
            coalesce(`_r0`, case when `_op` in ('up', 'upd') and not ({{ all_fp }}) then 'missing_image' end) as `_r1`,
-           to_json(named_struct('t', `_op`, 'n', named_struct({% for c in attrs %}'f{{ loop.index0 }}', `_f{{ loop.index0 }}`, {% endfor %}'_', 0),
-                                'o', named_struct({% for c in attrs %}'f{{ loop.index0 }}', `_b{{ loop.index0 }}`, {% endfor %}'_', 0))) as `_content`
+           to_json(named_struct('t', `_op`,
+                                'n', named_struct({% for c in attrs %}'f{{ loop.index0 }}', `_f{{ loop.index0 }}`,
+                                                  {% endfor %}'_', 0),
+                                'o', named_struct({% for c in attrs %}'f{{ loop.index0 }}', `_b{{ loop.index0 }}`,
+                                                  {% endfor %}'_', 0))) as `_content`
     from filled
   ), checked as (
     select *,
@@ -132,26 +152,33 @@
   ), final as (
     select *,
            coalesce(`_r1`, case when `_cmin` <> `_cmax` then 'conflicting_duplicate'
-                                {%- if seq_lo is not none %} when `_seq` <= {{ seq_lo | int }} then 'late_event'{% endif %} end) as `_reason`
+                                {%- if seq_lo is not none %} when `_seq` <= {{ seq_lo | int }}
+                                                             then 'late_event'{% endif %} end) as `_reason`
     from checked
   )
   select {% for k in key %}{{ q(k) }}, {% endfor %}
          {%- for c in attrs %}`_f{{ loop.index0 }}` as {{ q(c) }}, {% endfor %}
-         named_struct({% for c in attrs %}{{ lit[c] }}, `_b{{ loop.index0 }}`{% if not loop.last %}, {% endif %}{% endfor %}) as `_pdelta_before`,
+         named_struct({% for c in attrs %}{{ lit[c] }}, `_b{{ loop.index0 }}`{% if not loop.last %},
+                      {% endif %}{% endfor %}) as `_pdelta_before`,
          `_op`, `_seq`, `_pos`, `_raw`, `_reason`,
          case `_reason`
            when 'unknown_operation' then concat('operation ', coalesce(`_op_raw`, 'NULL'))
-           when 'null_key' then 'key ' || concat_ws(', ', {% for k in key %}coalesce(`_ks{{ loop.index0 }}`, 'NULL'){% if not loop.last %}, {% endif %}{% endfor %})
+           when 'null_key' then 'key ' || concat_ws(', ', {% for k in key %}coalesce(`_ks{{ loop.index0 }}`, 'NULL'){%
+                                                    if not loop.last %}, {% endif %}{% endfor %})
            when 'unknown_column' then concat('columns ', array_join(`_unknown`, ', '))
            when 'cast_failed' then concat('values of ', array_join(`_badcast`, ', '))
            when 'missing_image' then
              case when `_op` in ('ins', 'ups', 'up', 'upd') and not `_has_new` then 'no new image'
                   when `_op` in ('upd', 'del') and not `_has_old` then 'no before-image'
-                  when `_op` in ('upd', 'del') and not ({{ all_bp }}) then concat('before-image lacks ', array_join({{ pdelta.capture_missing_of('_bp', attrs) }}, ', '))
-                  when `_op` in ('ins', 'ups') then concat('new image lacks ', array_join({{ pdelta.capture_missing_of('_np', attrs) }}, ', '))
-                  else concat('no earlier image to fill ', array_join({{ pdelta.capture_missing_of('_fp', attrs) }}, ', ')) end
+                  when `_op` in ('upd', 'del') and not ({{ all_bp }})
+                  then concat('before-image lacks ', array_join({{ pdelta.capture_missing_of('_bp', attrs) }}, ', '))
+                  when `_op` in ('ins', 'ups')
+                  then concat('new image lacks ', array_join({{ pdelta.capture_missing_of('_np', attrs) }}, ', '))
+                  else concat('no earlier image to fill ',
+                              array_join({{ pdelta.capture_missing_of('_fp', attrs) }}, ', ')) end
            when 'conflicting_duplicate' then concat('sequence ', cast(`_seq` as string))
-           when 'late_event' then concat('sequence ', cast(`_seq` as string), ' <= ', {{ L((seq_lo | string) if seq_lo is not none else '') }})
+           when 'late_event' then concat('sequence ', cast(`_seq` as string), ' <= ',
+                                         {{ L((seq_lo | string) if seq_lo is not none else '') }})
          end as `_detail`,
          (`_reason` is null and `_rn` > 1) as `_dup`
   from final

@@ -5,7 +5,8 @@
     reduces an image to, so presence (a key in the map) and value (possibly NULL) stay apart -#}
 {% macro capture_str_map(cols, alias) %}
   {%- if cols -%}
-  map({% for c in cols %}{{ pdelta.sql_literal(c) }}, cast({{ alias }}.{{ adapter.quote(c) }} as string){% if not loop.last %}, {% endif %}{% endfor %})
+  map({% for c in cols %}{{ pdelta.sql_literal(c) }}, cast({{ alias }}.{{ adapter.quote(c) }} as string){%
+      if not loop.last %}, {% endif %}{% endfor %})
   {%- else -%}cast(map() as map<string, string>){%- endif -%}
 {% endmacro %}
 
@@ -22,7 +23,8 @@
 {#- the declared columns (from `cols`) plus the non-NULL extra columns of `alias` -#}
 {% macro capture_image_map(cols, extra, alias) %}
   {%- if extra -%}
-  map_concat({{ pdelta.capture_str_map(cols, alias) }}, map_filter({{ pdelta.capture_str_map(extra, alias) }}, (k, v) -> v is not null))
+  map_concat({{ pdelta.capture_str_map(cols, alias) }},
+             map_filter({{ pdelta.capture_str_map(extra, alias) }}, (k, v) -> v is not null))
   {%- else -%}{{ pdelta.capture_str_map(cols, alias) }}{%- endif -%}
 {% endmacro %}
 
@@ -40,7 +42,8 @@
 {% macro capture_bigint_expr(m, col, alias='r') %}
   {%- set ns = namespace(t=m['raw_columns'].get(col, '')) -%}
   {%- if ns.t == '' -%}
-    {{ exceptions.raise_compiler_error("pdelta capture: raw relation " ~ m['raw_relation'] ~ " has no column `" ~ col ~ "`") }}
+    {{ exceptions.raise_compiler_error("pdelta capture: raw relation " ~ m['raw_relation']
+                                       ~ " has no column `" ~ col ~ "`") }}
   {%- elif ns.t.startswith('timestamp') -%}unix_micros(cast({{ alias }}.{{ adapter.quote(col) }} as timestamp))
   {%- elif ns.t == 'date' -%}unix_date({{ alias }}.{{ adapter.quote(col) }})
   {%- else -%}try_cast({{ alias }}.{{ adapter.quote(col) }} as bigint)
@@ -56,14 +59,16 @@
 
 {#- a raw op code -> canonical set, by the (configured) op table -#}
 {% macro capture_op_case(op_sql, ops) %}
-  case cast({{ op_sql }} as string){% for code, t in ops.items() %} when {{ pdelta.sql_literal(code | string) }} then {{ pdelta.sql_literal(t) }}{% endfor %} end
+  case cast({{ op_sql }} as string){% for code, t in ops.items() %} when {{ pdelta.sql_literal(code | string) }}
+       then {{ pdelta.sql_literal(t) }}{% endfor %} end
 {%- endmacro %}
 
 {#- is column `c` present in image map `mp`? (a key of the map whose value is not the
     placeholder a source writes for a value it did not log) -#}
 {% macro capture_present(mp, c, placeholder) %}
   (coalesce(map_contains_key({{ mp }}, {{ pdelta.sql_literal(c) }}), false)
-  {%- if placeholder %} and not coalesce(try_element_at({{ mp }}, {{ pdelta.sql_literal(c) }}) = {{ pdelta.sql_literal(placeholder) }}, false){% endif %})
+  {%- if placeholder %} and not coalesce(try_element_at({{ mp }}, {{ pdelta.sql_literal(c) }})
+                                         = {{ pdelta.sql_literal(placeholder) }}, false){% endif %})
 {%- endmacro %}
 
 {#- `prefix0 and prefix1 and …` over the attribute positions (true for none) -#}
@@ -73,5 +78,6 @@
 
 {#- the names of the attributes whose flag `prefix<i>` is false -#}
 {% macro capture_missing_of(prefix, attrs) %}
-  filter(array({% for c in attrs %}case when not `{{ prefix }}{{ loop.index0 }}` then {{ pdelta.sql_literal(c) }} end, {% endfor %}cast(null as string)), x -> x is not null)
+  filter(array({% for c in attrs %}case when not `{{ prefix }}{{ loop.index0 }}` then {{ pdelta.sql_literal(c) }} end,
+               {% endfor %}cast(null as string)), x -> x is not null)
 {%- endmacro %}

@@ -11,20 +11,25 @@
   with r as (
     select r.*, to_json(struct(r.*)) as `_pdelta_raw`, {{ pos }} as `_pdelta_pos`, {{ seq }} as `_pdelta_seq_`,
            {{ op }} as `_pdelta_op`, cast(r.{{ q(m['op']) }} as string) as `_pdelta_op_raw`,
-           max_by({{ op }}, {{ seq }}) over (partition by {% for k in m['key'] %}r.{{ q(k) }}{% if not loop.last %}, {% endif %}{% endfor %}) as `_pdelta_last_op`
+           max_by({{ op }}, {{ seq }}) over (partition by {% for k in m['key'] %}r.{{ q(k) }}{% if not loop.last %},
+                                                             {% endif %}{% endfor %}) as `_pdelta_last_op`
     from {{ raw }} as r
     where {{ pdelta.capture_range(pos, lo, hi) }}
   ), c as (
     select {% for c in m['key'] + m['attrs'] %}{{ q(c) }}, {% endfor %}true as `_pdelta_present` from {{ current }}
   )
-  select r.`_pdelta_raw` as `_raw`, r.`_pdelta_pos` as `_pos`, r.`_pdelta_seq_` as `_seq`, r.`_pdelta_op` as `_op`, r.`_pdelta_op_raw` as `_op_raw`,
+  select r.`_pdelta_raw` as `_raw`, r.`_pdelta_pos` as `_pos`, r.`_pdelta_seq_` as `_seq`, r.`_pdelta_op` as `_op`,
+         r.`_pdelta_op_raw` as `_op_raw`,
          case when r.`_pdelta_op` in ('ins', 'up') then
            case when c.`_pdelta_present` then {{ pdelta.capture_str_map(m['attrs'], 'c') }}
-                when r.`_pdelta_last_op` = 'delk' then map({% for a in m['attrs'] %}{{ pdelta.sql_literal(a) }}, cast(null as string){% if not loop.last %}, {% endif %}{% endfor %})
+                when r.`_pdelta_last_op` = 'delk' then map({% for a in m['attrs'] %}{{ pdelta.sql_literal(a) }},
+                                                           cast(null as string){% if not loop.last %},
+                                                           {% endif %}{% endfor %})
            end
          end as `_new`,
          cast(null as map<string, string>) as `_old`,
          {{ pdelta.capture_str_map(m['key'], 'r') }} as `_keys`,
          cast(null as string) as `_err`, false as `_skip`
-  from r left join c on {% for k in m['key'] %}c.{{ q(k) }} = r.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+  from r left join c
+    on {% for k in m['key'] %}c.{{ q(k) }} = r.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
 {%- endmacro %}

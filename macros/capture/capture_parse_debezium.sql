@@ -12,12 +12,14 @@
   {%- set pos = pdelta.capture_bigint_expr(m, m['position']) -%}
   with r as (
     select cast(r.{{ q(m['value']) }} as string) as `_v`, {{ pos }} as `_pos`,
-           {%- if not (m['seq'] | string).startswith('$') %} {{ pdelta.capture_bigint_expr(m, m['seq']) }} as `_rawseq`,{% endif %}
+           {%- if not (m['seq'] | string).startswith('$') %}
+           {{ pdelta.capture_bigint_expr(m, m['seq']) }} as `_rawseq`,{% endif %}
            from_json(cast(r.{{ q(m['value']) }} as string), 'map<string, string>') as `_top`
     from {{ raw }} as r
     where {{ pdelta.capture_range(pos, lo, hi) }}
   ), p as (
-    select *, case when `_top` is not null and not map_contains_key(`_top`, 'op') and map_contains_key(`_top`, 'payload')
+    select *, case when `_top` is not null and not map_contains_key(`_top`, 'op')
+                        and map_contains_key(`_top`, 'payload')
                    then try_element_at(`_top`, 'payload') else `_v` end as `_payload`
     from r
   ), e as (
@@ -28,13 +30,16 @@
     from e
   )
   select `_v` as `_raw`, `_pos`,
-         {% if (m['seq'] | string).startswith('$') %}try_cast(get_json_object(`_payload`, {{ pdelta.sql_literal(m['seq']) }}) as bigint){% else %}`_rawseq`{% endif %} as `_seq`,
+         {% if (m['seq'] | string).startswith('$') %}try_cast(get_json_object(`_payload`,
+                                                                               {{ pdelta.sql_literal(m['seq']) }})
+                                                               as bigint){% else %}`_rawseq`{% endif %} as `_seq`,
          {{ pdelta.capture_op_case("try_element_at(`_env`, 'op')", m['ops']) }} as `_op`,
          try_element_at(`_env`, 'op') as `_op_raw`,
          `_after` as `_new`, `_before` as `_old`, cast(null as map<string, string>) as `_keys`,
          case when `_v` is not null and (`_top` is null or `_env` is null
                    or (try_element_at(`_env`, 'after') is not null and `_after` is null)
-                   or (try_element_at(`_env`, 'before') is not null and `_before` is null)) then 'malformed_json' end as `_err`,
+                   or (try_element_at(`_env`, 'before') is not null and `_before` is null))
+              then 'malformed_json' end as `_err`,
          `_v` is null as `_skip`
   from i
 {%- endmacro %}

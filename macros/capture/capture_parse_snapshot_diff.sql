@@ -18,11 +18,13 @@
            case when n.`_pdelta_in` then {{ pdelta.capture_image_map(cols, extra, 'n') }} end as `_nmap`,
            case when o.`_pdelta_in` then {{ pdelta.capture_str_map(cols, 'o') }} end as `_omap`,
            ({% for c in m['attrs'] %}not (n.{{ q(c) }} <=> o.{{ q(c) }}) or {% endfor %}false) as `_differs`
-    from n full outer join o on {% for k in m['key'] %}n.{{ q(k) }} = o.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
+    from n full outer join o
+      on {% for k in m['key'] %}n.{{ q(k) }} = o.{{ q(k) }}{% if not loop.last %} and {% endif %}{% endfor %}
   )
   select coalesce(`_nraw`, `_oraw`) as `_raw`, cast({{ hi | int if hi is not none else 'null' }} as bigint) as `_pos`,
          cast({{ hi | int if hi is not none else 'null' }} as bigint) as `_seq`,
-         case when `_oin` is null then 'ins' when `_nin` is null then 'del' else 'upd' end as `_op`, cast(null as string) as `_op_raw`,
+         case when `_oin` is null then 'ins' when `_nin` is null then 'del' else 'upd' end as `_op`,
+         cast(null as string) as `_op_raw`,
          `_nmap` as `_new`, `_omap` as `_old`, coalesce(`_nmap`, `_omap`) as `_keys`,
          cast(null as string) as `_err`, false as `_skip`
   from d

@@ -11,12 +11,17 @@
   {%- set extra = pdelta.capture_extra_columns(raw, m) -%}
   {%- set pos = pdelta.capture_bigint_expr(m, m['position']) -%}
   with r as (
-    select r.*, to_json(struct(r.*)) as `_pdelta_raw`, {{ pos }} as `_pdelta_pos`, {{ pdelta.capture_bigint_expr(m, m['seq']) }} as `_pdelta_seq_`,
+    select r.*, to_json(struct(r.*)) as `_pdelta_raw`, {{ pos }} as `_pdelta_pos`,
+           {{ pdelta.capture_bigint_expr(m, m['seq']) }} as `_pdelta_seq_`,
     {%- if f == 'audit_columns' %}
            {%- set ins_pos = pdelta.capture_bigint_expr(m, m['inserted_at']) %}
-           {%- set gone = ('coalesce(try_cast(r.' ~ q(m['deleted']) ~ ' as boolean), false)') if m['deleted'] else 'false' %}
-           case when {{ gone }} then 'del' when {% if lo is none %}true{% else %}{{ ins_pos }} > {{ lo | int }}{% endif %} then 'ins' else 'up' end as `_pdelta_op`,
-           ({{ gone }} and {% if lo is none %}true{% else %}{{ ins_pos }} > {{ lo | int }}{% endif %}) as `_pdelta_skip`,
+           {%- set gone = ('coalesce(try_cast(r.' ~ q(m['deleted']) ~ ' as boolean), false)') if m['deleted']
+                          else 'false' %}
+           case when {{ gone }} then 'del'
+                when {% if lo is none %}true{% else %}{{ ins_pos }} > {{ lo | int }}{% endif %} then 'ins'
+                else 'up' end as `_pdelta_op`,
+           ({{ gone }}
+            and {% if lo is none %}true{% else %}{{ ins_pos }} > {{ lo | int }}{% endif %}) as `_pdelta_skip`,
            cast(null as string) as `_pdelta_op_raw`
     {%- else %}
            {{ pdelta.capture_op_case('r.' ~ q(m['op']), m['ops']) }} as `_pdelta_op`, false as `_pdelta_skip`,
@@ -25,11 +30,15 @@
     from {{ raw }} as r
     where {{ pdelta.capture_range(pos, lo, hi) }}
   )
-  select `_pdelta_raw` as `_raw`, `_pdelta_pos` as `_pos`, `_pdelta_seq_` as `_seq`, `_pdelta_op` as `_op`, `_pdelta_op_raw` as `_op_raw`,
-         case when `_pdelta_op` in ('ins', 'upd', 'up', 'ups') then {{ pdelta.capture_image_map(cols, extra, 'r') }} end as `_new`,
+  select `_pdelta_raw` as `_raw`, `_pdelta_pos` as `_pos`, `_pdelta_seq_` as `_seq`, `_pdelta_op` as `_op`,
+         `_pdelta_op_raw` as `_op_raw`,
+         case when `_pdelta_op` in ('ins', 'upd', 'up', 'ups')
+              then {{ pdelta.capture_image_map(cols, extra, 'r') }} end as `_new`,
          {%- if f == 'log_based' %}
          case when `_pdelta_op` in ('upd', 'del') and r.{{ q(m['before']) }} is not null then
-           map({% for c in m['attrs'] %}{{ pdelta.sql_literal(c) }}, cast(r.{{ q(m['before']) }}.{{ q(c) }} as string){% if not loop.last %}, {% endif %}{% endfor %}) end as `_old`,
+           map({% for c in m['attrs'] %}{{ pdelta.sql_literal(c) }},
+               cast(r.{{ q(m['before']) }}.{{ q(c) }} as string){% if not loop.last %},
+               {% endif %}{% endfor %}) end as `_old`,
          {%- else %}
          {#- these techniques' deletes carry the deleted row itself -#}
          case when `_pdelta_op` = 'del' then {{ pdelta.capture_image_map(cols, extra, 'r') }} end as `_old`,

@@ -17,12 +17,14 @@
 {% macro default__normalize_capture(decl, model_name) %}
   {%- set at = "capture '" ~ model_name ~ "'" -%}
   {%- set formats = pdelta.delta_model()['capture_formats'] -%}
-  {%- if decl is not mapping or not decl.get('raw') or not decl.get('format') or not decl.get('key') or not decl.get('columns') -%}
+  {%- if decl is not mapping or not decl.get('raw') or not decl.get('format') or not decl.get('key')
+         or not decl.get('columns') -%}
     {{ exceptions.raise_compiler_error(at ~ ": config `pdelta_capture` needs `raw`, `format`, `key` and `columns`") }}
   {%- endif -%}
   {%- set fmt = decl['format'] -%}
   {%- if fmt not in formats -%}
-    {{ exceptions.raise_compiler_error(at ~ ": unknown format `" ~ fmt ~ "` (one of " ~ formats.keys() | list | join(', ') ~ ")") }}
+    {{ exceptions.raise_compiler_error(at ~ ": unknown format `" ~ fmt ~ "` (one of "
+                                       ~ formats.keys() | list | join(', ') ~ ")") }}
   {%- endif -%}
   {%- set allowed = ['raw', 'format', 'key', 'columns', 'position', 'seq', 'op', 'ops', 'current', 'before', 'value',
                      'key_json', 'inserted_at', 'updated_at', 'deleted', 'snapshot', 'ignore_columns',
@@ -38,7 +40,8 @@
   {%- for c, t in decl['columns'].items() -%}
     {#- a type is spliced into DDL and casts: accept type names only, never arbitrary SQL -#}
     {%- if not modules.re.match('^[A-Za-z][A-Za-z0-9_]*( ?\\( ?[0-9]+ ?(, ?[0-9]+ ?)?\\))?$', t | string) -%}
-      {{ exceptions.raise_compiler_error(at ~ ": column `" ~ c ~ "` has type `" ~ t ~ "`; use an atomic SQL type name such as int, string, decimal(10,2)") }}
+      {{ exceptions.raise_compiler_error(at ~ ": column `" ~ c ~ "` has type `" ~ t
+                                         ~ "`; use an atomic SQL type name such as int, string, decimal(10,2)") }}
     {%- endif -%}
     {%- do types.update({c: t | string}) -%}
     {%- if c not in key -%}{%- do attrs.append(c) -%}{%- endif -%}
@@ -51,10 +54,13 @@
       'log_based': {'position': 'seq', 'op': 'op', 'before': 'before', 'ops': {'I': 'ins', 'U': 'upd', 'D': 'del'}},
       'log_net_effect': {'position': 'seq', 'op': 'op', 'ops': {'U': 'ups', 'D': 'del'}},
       'change_tracking': {'position': 'version', 'op': 'op', 'ops': {'I': 'ins', 'U': 'up', 'D': 'delk'}},
-      'sqlserver_change_tracking': {'position': 'SYS_CHANGE_VERSION', 'op': 'SYS_CHANGE_OPERATION', 'ops': {'I': 'ins', 'U': 'up', 'D': 'delk'}},
+      'sqlserver_change_tracking': {'position': 'SYS_CHANGE_VERSION', 'op': 'SYS_CHANGE_OPERATION',
+                                    'ops': {'I': 'ins', 'U': 'up', 'D': 'delk'}},
       'snapshot_diff': {'position': 'snapshot_id', 'ops': {}},
-      'debezium_postgres_default': {'position': 'offset', 'seq': '$.source.lsn', 'ops': {'c': 'ins', 'r': 'ups', 'u': 'up', 'd': 'delk'}},
-      'debezium_postgres_full': {'position': 'offset', 'seq': '$.source.lsn', 'ops': {'c': 'ins', 'r': 'ups', 'u': 'upd', 'd': 'del'}},
+      'debezium_postgres_default': {'position': 'offset', 'seq': '$.source.lsn',
+                                    'ops': {'c': 'ins', 'r': 'ups', 'u': 'up', 'd': 'delk'}},
+      'debezium_postgres_full': {'position': 'offset', 'seq': '$.source.lsn',
+                                 'ops': {'c': 'ins', 'r': 'ups', 'u': 'upd', 'd': 'del'}},
       'debezium_mysql_minimal': {'position': 'offset', 'ops': {'c': 'ins', 'r': 'ups', 'u': 'up', 'd': 'delk'}},
       'upsert_feed': {'position': 'offset', 'ops': {}},
       'delta_cdf': {'position': '_commit_version', 'ops': {}},
@@ -70,24 +76,30 @@
       'value': decl.get('value', 'value'), 'key_json': decl.get('key_json', 'key'),
       'inserted_at': decl.get('inserted_at', 'inserted_at'), 'updated_at': decl.get('updated_at', 'updated_at'),
       'deleted': decl.get('deleted'), 'snapshot': decl.get('snapshot', position),
-      'unavailable': decl.get('unavailable_value', '__debezium_unavailable_value') if fmt.startswith('debezium_') else none,
-      'quarantine_max_rows': decl.get('quarantine_max_rows'), 'quarantine_max_fraction': decl.get('quarantine_max_fraction'),
+      'unavailable': decl.get('unavailable_value', '__debezium_unavailable_value') if fmt.startswith('debezium_')
+                     else none,
+      'quarantine_max_rows': decl.get('quarantine_max_rows'),
+      'quarantine_max_fraction': decl.get('quarantine_max_fraction'),
       'late_records': decl.get('late_records', 'fail'),
   } -%}
   {%- if m['late_records'] not in ['fail', 'warn'] -%}
-    {{ exceptions.raise_compiler_error(at ~ ": late_records must be 'fail' or 'warn', got '" ~ m['late_records'] ~ "'") }}
+    {{ exceptions.raise_compiler_error(at ~ ": late_records must be 'fail' or 'warn', got '" ~ m['late_records']
+                                       ~ "'") }}
   {%- endif -%}
   {%- for code, t in m['ops'].items() if t not in formats[fmt]['records'] -%}
-    {{ exceptions.raise_compiler_error(at ~ ": op `" ~ code ~ "` maps to `" ~ t ~ "`, which a record of format " ~ fmt ~ " cannot be (" ~ formats[fmt]['records'] | join(', ') ~ ")") }}
+    {{ exceptions.raise_compiler_error(at ~ ": op `" ~ code ~ "` maps to `" ~ t ~ "`, which a record of format " ~ fmt
+                                       ~ " cannot be (" ~ formats[fmt]['records'] | join(', ') ~ ")") }}
   {%- endfor -%}
   {%- if fmt in ['change_tracking', 'sqlserver_change_tracking'] and not m['current'] -%}
-    {{ exceptions.raise_compiler_error(at ~ ": format " ~ fmt ~ " needs `current`, the table holding the current rows the changes are joined to") }}
+    {{ exceptions.raise_compiler_error(at ~ ": format " ~ fmt
+         ~ " needs `current`, the table holding the current rows the changes are joined to") }}
   {%- endif -%}
   {#- raw columns that carry no data of the relation: never an unknown column -#}
   {%- set meta = [position, m['op'], m['before'], m['inserted_at'], m['updated_at'], m['deleted'], m['snapshot'],
                   '_change_type', '_commit_version', '_commit_timestamp', '__$start_lsn', '__$end_lsn', '__$seqval',
-                  '__$operation', '__$update_mask', '__$command_id', 'SYS_CHANGE_VERSION', 'SYS_CHANGE_CREATION_VERSION',
-                  'SYS_CHANGE_OPERATION', 'SYS_CHANGE_COLUMNS', 'SYS_CHANGE_CONTEXT'] + (decl.get('ignore_columns') or []) -%}
+                  '__$operation', '__$update_mask', '__$command_id', 'SYS_CHANGE_VERSION',
+                  'SYS_CHANGE_CREATION_VERSION', 'SYS_CHANGE_OPERATION', 'SYS_CHANGE_COLUMNS', 'SYS_CHANGE_CONTEXT']
+                  + (decl.get('ignore_columns') or []) -%}
   {%- if m['seq'] and not (m['seq'] | string).startswith('$') -%}{%- do meta.append(m['seq']) -%}{%- endif -%}
   {%- do m.update({'meta': meta | reject('none') | list}) -%}
   {{ return(m) }}

@@ -9,7 +9,8 @@
   {%- set bookkeeping = ['_pdelta_valid_from', '_pdelta_valid_to', '_pdelta_is_current', '_pdelta_valid_from_at',
                          '_pdelta_valid_to_at'] -%}
   {%- set found = run_query('select * from ' ~ history ~ ' where false').column_names | list -%}
-  {%- if found | reject('in', bookkeeping) | list != expected or found | select('in', bookkeeping) | list != bookkeeping -%}
+  {%- if found | reject('in', bookkeeping) | list != expected
+         or found | select('in', bookkeeping) | list != bookkeeping -%}
     {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': its history has columns ' ~ found | join(', ')
                                        ~ ', expected ' ~ expected | join(', ') ~ ' and ' ~ bookkeeping | join(', ')) }}
   {%- endif -%}
@@ -21,9 +22,11 @@
   {%- set nulls = [] -%}
   {%- for c in filled -%}{%- do nulls.append('count_if(' ~ adapter.quote(c) ~ ' is null)') -%}{%- endfor -%}
   {%- set checks = {
-        'view rows without a current version like them': 'select count(*) from (select ' ~ listed | join(', ') ~ ' from '
+        'view rows without a current version like them':
+            'select count(*) from (select ' ~ listed | join(', ') ~ ' from '
             ~ view ~ ' except all select ' ~ listed | join(', ') ~ ' from ' ~ history ~ ' where `_pdelta_is_current`)',
-        'current versions unlike any view row': 'select count(*) from (select ' ~ listed | join(', ') ~ ' from ' ~ history
+        'current versions unlike any view row':
+            'select count(*) from (select ' ~ listed | join(', ') ~ ' from ' ~ history
             ~ ' where `_pdelta_is_current` except all select ' ~ listed | join(', ') ~ ' from ' ~ view ~ ')',
         'versions overlapping another of their key': 'select count(*) from ' ~ history ~ ' as a join ' ~ history
             ~ ' as b on ' ~ on_key | join(' and ') ~ ' and a.`_pdelta_valid_from` < b.`_pdelta_valid_from`'

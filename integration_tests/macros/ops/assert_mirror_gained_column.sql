@@ -18,8 +18,10 @@
   {%- endset -%}
   {%- set row = run_query(sql).rows[0] -%}
   {%- if row[0] != 0 or row[1] != 0 or row[3] == 0 -%}
-    {{ exceptions.raise_compiler_error('paper_cust_mirror is not Cust\'s new state with the feed\'s new column: ' ~ row[0]
-          ~ ' expected row(s) missing, ' ~ row[1] ~ ' unexpected; ' ~ row[3] ~ ' of ' ~ row[2] ~ ' rows hold cname_len') }}
+    {{ exceptions.raise_compiler_error('paper_cust_mirror is not Cust\'s new state with the feed\'s new column: '
+          ~ row[0] ~ ' expected row(s) missing, ' ~ row[1] ~ ' unexpected; ' ~ row[3] ~ ' of ' ~ row[2]
+          ~ ' rows hold cname_len') }}
   {%- endif -%}
-  {{ log('pdelta: paper_cust_mirror holds cname_len in ' ~ row[3] ~ ' of its ' ~ row[2] ~ ' rows (the keys the feed changed)', info=true) }}
+  {{ log('pdelta: paper_cust_mirror holds cname_len in ' ~ row[3] ~ ' of its ' ~ row[2]
+         ~ ' rows (the keys the feed changed)', info=true) }}
 {% endmacro %}

@@ -19,22 +19,29 @@ fig6 as (
 ),
 events as (
   -- one key per (first, last) pair of change types, and one per single change
-  select concat(f.t, '>', l.t) as k, f.t as first, l.t as last, struct(f.t as t, 1 as seq) as e1, struct(l.t as t, 2 as seq) as e2
-  from (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})) as t) f
-  cross join (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})) as t) l
+  select concat(f.t, '>', l.t) as k, f.t as first, l.t as last, struct(f.t as t, 1 as seq) as e1,
+         struct(l.t as t, 2 as seq) as e2
+  from (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %},
+                             {% endif %}{% endfor %})) as t) f
+  cross join (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %},
+                                   {% endif %}{% endfor %})) as t) l
 ),
 feed as (
-  select k, cast(null as string) as a, cast(null as struct<a: string>) as `_pdelta_before`, e.t as `_pdelta_type`, cast(e.seq as bigint) as `_pdelta_seq`
+  select k, cast(null as string) as a, cast(null as struct<a: string>) as `_pdelta_before`, e.t as `_pdelta_type`,
+         cast(e.seq as bigint) as `_pdelta_seq`
   from (select k, e1 as e from events union all select k, e2 from events)
   union all
-  select concat(t, '>-'), null, null, t, 1 from (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %}, {% endif %}{% endfor %})) as t)
+  select concat(t, '>-'), null, null, t, 1
+  from (select explode(array({% for t in dm['six_sets'] %}'{{ t }}'{% if not loop.last %},
+                             {% endif %}{% endfor %})) as t)
 ),
 net as (
   {{ pdelta.net_effect_sql('feed', ['k'], ['a']) }}
 )
 select 's' as fn, flag as arg1, '-' as arg2, {{ pdelta.flag_s('flag') }} as result from flags
 union all
-select 'j', s.flag, t.flag, {{ pdelta.flag_j('s.flag', 't.flag') }} from flags s cross join flags t where s.flag in ('pre', 'comp')
+select 'j', s.flag, t.flag, {{ pdelta.flag_j('s.flag', 't.flag') }}
+from flags s cross join flags t where s.flag in ('pre', 'comp')
 union all
 select 'fig6', case when k <= 4 then 'delta' else 'no_delta' end,
        coalesce(n.`_pdelta_flag`, 'none'), coalesce(f.`_pdelta_type`, 'none')

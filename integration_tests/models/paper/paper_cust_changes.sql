@@ -6,7 +6,8 @@ select cid, cname, cdiscount, caddr,
        {%- if var('paper_feed_column', false) %} length(cname) as cname_len,{% endif %}
        case when change_type = 'upd'
             then struct(before_cname as cname, before_cdiscount as cdiscount, before_caddr as caddr
-                        {%- if var('paper_feed_column', false) %}, length(before_cname) as cname_len{% endif %}) end as _pdelta_before,
+                        {%- if var('paper_feed_column', false) %}, length(before_cname) as cname_len{% endif %})
+            end as _pdelta_before,
        change_type as _pdelta_type,
        cast(seq as bigint) as _pdelta_seq
 from {{ ref('paper_cust_captured') }}
