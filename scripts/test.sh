@@ -26,7 +26,8 @@
 #     equal, and the adaptation benchmark's, two changes of each kind with and without the cost
 #     model (tests/test_bench_smoke.py)
 # Five streams run side by side, each with its own Spark JVM (the Thrift Servers', and one
-# embedded session per pytest process): the Thrift tests; the randomized suite; the capture module
+# embedded session per pytest process): the Thrift tests; the randomized suite, then the consistent cut
+# across one source's feeds (tests/test_source_cut.py); the capture module
 # (one fixture that runs every raw format twice), the feed contract's bad-row catalogue, the
 # feed history's runs and users' states read as of the bound (tests/test_state_compensation.py); the
 # cluster lane, then the bench smoke runs (the lane ends first: ~11 of
@@ -108,7 +109,8 @@ thrift_pid=$!
 echo "thrift $thrift_pid" >> "$cpu_roots"
 
 echo "== [3/3] pytest: randomized equivalence (in the background; log: .pdelta/tests/randomized.log)"
-python -m pytest tests/test_randomized_equivalence.py -q -p no:cacheprovider --durations=3 -s \
+python -m pytest tests/test_randomized_equivalence.py tests/test_source_cut.py -q -p no:cacheprovider \
+  --durations=3 -s \
   > .pdelta/tests/randomized.log 2>&1 &
 random_pid=$!
 echo "randomized $random_pid" >> "$cpu_roots"
@@ -146,7 +148,7 @@ PDELTA_LOCAL_DIR="$PDELTA_HOME/.pdelta/tests/pytest" python -m pytest tests -q -
   --ignore tests/test_randomized_equivalence.py --ignore tests/test_apply.py --ignore tests/test_live_validation.py \
   --ignore tests/test_capture_thrift.py --ignore tests/test_capture.py --ignore tests/test_feed_contract.py \
   --ignore tests/test_bench_smoke.py --ignore tests/test_user_guide.py --ignore tests/test_feed_history.py \
-  --ignore tests/test_state_compensation.py
+  --ignore tests/test_state_compensation.py --ignore tests/test_source_cut.py
 rc=$?
 
 echo "== pytest: capture of every raw format, the feed contract (output of the background run)"

@@ -36,6 +36,12 @@ models:
     columns: [{name: cid, data_tests: [unique, not_null]}]
   - name: addr_mirror
     columns: [{name: aid, data_tests: [unique, not_null]}]
+  - name: cust_mirror_cut
+    columns: [{name: cid, data_tests: [unique, not_null]}]
+  - name: addr_mirror_cut
+    columns: [{name: aid, data_tests: [unique, not_null]}]
+  - name: addr_mirror_other_cut
+    columns: [{name: aid, data_tests: [unique, not_null]}]
 """
 C = {"key": ["cid"], "technique": "log_based", "columns": ["cid", "cname", "caddr"]}
 A = {"key": ["aid"], "technique": "log_based", "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity"]}
@@ -61,7 +67,23 @@ VIEWS = {
     "v_over_mirrors": (over("v_mirrors"), {}),
     "v_unpinned": (one("cust_mirror"), {"pdelta_pin_states": False}),
     "v_parquet_mirror": (one("cust_mirror_pq"), {}),
+    # mirrors cut by source time (macros/engine/cut_sources.sql): one source's cut for both, or two sources'
+    "v_mirrors_cut": ({"root": "c", "relations": {"c": {**C, "state": "cust_mirror_cut", "changes": "cust_changes"},
+                                                  "a": {**A, "state": "addr_mirror_cut", "changes": "addr_changes"}}},
+                      {}),
+    "v_mirrors_two_cuts": ({"root": "c", "relations": {
+        "c": {**C, "state": "cust_mirror_cut", "changes": "cust_changes"},
+        "a": {**A, "state": "addr_mirror_other_cut", "changes": "addr_changes"}}}, {}),
+    "v_mirrors_one_cut": ({"root": "c", "relations": {
+        "c": {**C, "state": "cust_mirror_cut", "changes": "cust_changes"},
+        "a": {**A, "state": "addr_mirror", "changes": "addr_changes"}}}, {}),
 }
+# mirror -> (relation, key, file format, source_time and source)
+MIRRORS = {"cust_mirror": ("cust", "cid", "delta", {}), "addr_mirror": ("addr", "aid", "delta", {}),
+           "cust_mirror_pq": ("cust", "cid", "parquet", {}),
+           "cust_mirror_cut": ("cust", "cid", "delta", {"source_time": "ts", "source": "shop"}),
+           "addr_mirror_cut": ("addr", "aid", "delta", {"source_time": "ts", "source": "shop"}),
+           "addr_mirror_other_cut": ("addr", "aid", "delta", {"source_time": "ts", "source": "warehouse"})}
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +98,8 @@ def project(tmp_path_factory):
     m.joinpath("_schema.yml").write_text(SCHEMA_YML)
     for rel, cols in (("cust", "cid, cname, caddr"), ("addr", "aid, acity")):
         m.joinpath(f"{rel}_changes.sql").write_text(f"select {cols}, {FEED_COLS} from {{{{ ref('{rel}') }}}}\n")
-    for name, rel, key, fmt in (("cust_mirror", "cust", "cid", "delta"), ("addr_mirror", "addr", "aid", "delta"),
-                                ("cust_mirror_pq", "cust", "cid", "parquet")):
-        decl = {"changes": f"{rel}_changes", "key": [key]}
+    for name, (rel, key, fmt, cut) in MIRRORS.items():
+        decl = {"changes": f"{rel}_changes", "key": [key], **cut}
         m.joinpath(f"{name}.sql").write_text(
             "{%- set m = " + json.dumps(decl) + " -%}\n"
             f"{{{{ config(materialized='mirror', pdelta_mirror=m, file_format='{fmt}') }}}}\n"
@@ -103,6 +124,9 @@ def project(tmp_path_factory):
     ("v_over_mirrors", "convergence", [True], "it reads view v_mirrors, which gets convergence"),
     ("v_unpinned", "convergence", [False], "pdelta_pin_states is false"),
     ("v_parquet_mirror", "convergence", [False], "kept as parquet"),
+    ("v_mirrors_cut", "strong", [True, True], "every one a mirror of a feed of source `shop` cut by source time"),
+    ("v_mirrors_two_cuts", "convergence", [True, True], "2 inputs, each state read as of its own feed's bound"),
+    ("v_mirrors_one_cut", "convergence", [True, True], "2 inputs, each state read as of its own feed's bound"),
 ])
 def test_each_view_gets_its_level(project, model, level, pinned, why):
     _, parsed, views = project
@@ -112,7 +136,8 @@ def test_each_view_gets_its_level(project, model, level, pinned, why):
     assert why in found.why, found.why
     # a multi-input view of pinned states says when it is strong, and so does a view of users' tables
     # (read pinned and compensated: strong when their writers commit to the feed first)
-    assert (found.strong_if is not None) == (model in ("v_mirrors", "v_over_mirrors", "v_tables")), found
+    assert (found.strong_if is not None) == (model in ("v_mirrors", "v_over_mirrors", "v_tables", "v_mirrors_two_cuts",
+                                                       "v_mirrors_one_cut")), found
     if model == "v_tables":
         assert "no later than to the state" in found.strong_if and "spans two feeds" in found.strong_if, found
 

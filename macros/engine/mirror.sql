@@ -17,7 +17,7 @@
   {%- if not execute -%}
     select 1 as parse_placeholder
   {%- else -%}
-    {%- set attrs = pdelta.mirror_attrs(changes, m['key']) -%}
+    {%- set attrs = pdelta.mirror_attrs(changes, m['key'], skip=m['source_time']) -%}
     {{ pdelta.mirror_rebuild_sql(changes, snapshot, m['key'], attrs, 9223372036854775807) }}
   {%- endif -%}
 {%- endmacro %}
@@ -27,19 +27,31 @@
   {%- if decl is not mapping or not decl.get('changes') or not decl.get('key') -%}
     {{ exceptions.raise_compiler_error(at ~ ": config `pdelta_mirror` needs `changes` and `key`") }}
   {%- endif -%}
-  {%- for k in decl.keys() if k not in ['changes', 'key', 'snapshot', 'technique'] -%}
+  {%- for k in decl.keys() if k not in ['changes', 'key', 'snapshot', 'technique', 'source_time', 'source'] -%}
     {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k
-        ~ "` (allowed: changes, key, snapshot, technique)") }}
+        ~ "` (allowed: changes, key, snapshot, technique, source_time, source)") }}
   {%- endfor -%}
+  {#- source_time: the feed column holding the source's commit time; the mirror consumes its feed up to
+      the run's cut of its source (macros/engine/cut_sources.sql) -#}
+  {%- if decl.get('source_time') is not none and decl['source_time'] is not string -%}
+    {{ exceptions.raise_compiler_error(at ~ ": `source_time` names the feed column holding the source's commit"
+        ~ " time (a column name)") }}
+  {%- endif -%}
+  {%- if decl.get('source') is not none and not decl.get('source_time') -%}
+    {{ exceptions.raise_compiler_error(at ~ ": `source` names the group of feeds cut together by source time;"
+        ~ " declare `source_time` too") }}
+  {%- endif -%}
   {{ return({'changes': decl['changes'], 'key': [decl['key']] if decl['key'] is string else decl['key'] | list,
-             'snapshot': decl.get('snapshot'), 'technique': decl.get('technique', 'unknown')}) }}
+             'snapshot': decl.get('snapshot'), 'technique': decl.get('technique', 'unknown'),
+             'source_time': decl.get('source_time'), 'source': decl.get('source') or 'default'}) }}
 {% endmacro %}
 
-{#- the state's attribute columns: the feed's columns less the key and pdelta's own -#}
-{% macro mirror_attrs(changes, key, columns=none) %}
+{#- the state's attribute columns: the feed's columns less the key, pdelta's own and the source time
+    column (`skip`: source_time's, or none) -#}
+{% macro mirror_attrs(changes, key, columns=none, skip=none) %}
   {%- set attrs = [] -%}
   {%- for c in (columns if columns is not none else pdelta.state_columns(changes))
-        if c[0] not in key and not c[0].startswith('_pdelta_') -%}
+        if c[0] not in key and not c[0].startswith('_pdelta_') and (c[0] | lower) != (skip or '') | lower -%}
     {%- do attrs.append(c[0]) -%}
   {%- endfor -%}
   {{ return(attrs) }}

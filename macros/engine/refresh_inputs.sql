@@ -58,8 +58,10 @@
       {%- set by_mirror = st['last'] >= 0 and st['feeds'].get('changes') == changes | string -%}
       {%- set mirror_hi = st['consumed'].get('changes') if by_mirror else none -%}
       {%- if by_mirror -%}
+        {#- the source time the mirror's feed was cut at, when it is cut by one (cut_sources.sql) -#}
         {%- do inp.update({'bound_by': 'mirror', 'hi': mirror_hi,
-                           'version': st.get('table_version') if pin else none}) -%}
+                           'version': st.get('table_version') if pin else none,
+                           'cut': (st['positions'].get('changes') or {}).get('cut')}) -%}
       {%- elif pin -%}
         {%- do pdelta.pin_user_state(inp, r) -%}
       {%- endif -%}

@@ -123,6 +123,20 @@
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none) -%}
+  {#- mirrors of one source cut by source time at different cuts (cut_sources.sql): a batch over them would show
+      a state the source was never in. A refresh waits, writing nothing, for a run that refreshes them together
+      (a staged batch from an earlier run is applied as it is); a full build stops -#}
+  {%- set mixed = pdelta.mixed_cuts(inputs, view['order']) -%}
+  {%- if mixed and why_full -%}
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': ' ~ mixed ~ ', so nothing was written.'
+          ~ ' Refresh them in one run (their cut is taken once per run), then build it.') }}
+  {%- elif mixed and not (staged is not none and staged['batch_id'] == blog['last'] + 1) -%}
+    {{ log('pdelta: ' ~ model.name ~ ': waiting, nothing written: ' ~ mixed
+           ~ ' (the next run that refreshes them together catches up)', info=true) }}
+    {%- call statement('main') -%} select 'pdelta: waiting for its mirrors to be cut together' {%- endcall -%}
+    {{ run_hooks(post_hooks) }}
+    {{ return({'relations': [target]}) }}
+  {%- endif -%}
 
   {%- if why_full -%}
     {#- a full build reads the states, not the feed rows: their bounds and positions only -#}

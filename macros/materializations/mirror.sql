@@ -16,7 +16,7 @@
   {%- set changes = pdelta.resolve_relation(m['changes']) -%}
   {%- set snapshot = pdelta.resolve_relation(m['snapshot']) if m['snapshot'] else none -%}
   {%- set feed_columns = pdelta.state_columns(changes) -%}
-  {%- set attrs = pdelta.mirror_attrs(changes, m['key'], feed_columns) -%}
+  {%- set attrs = pdelta.mirror_attrs(changes, m['key'], feed_columns, skip=m['source_time']) -%}
   {%- set key_type = [] -%}
   {%- for c in feed_columns if c[0] == m['key'][0] -%}{%- do key_type.append(c[1]) -%}{%- endfor -%}
   {%- set opts = pdelta.apply_options(config, attrs) -%}
@@ -47,15 +47,34 @@
   {%- set lo = none if full else blog['consumed'].get('changes') -%}
   {%- set inputs = {'changes': {'changes': changes, 'state': none, 'lo': lo}} -%}
   {%- set checked = not (changes is not string and pdelta.relation_exists(pdelta.meta_relation(changes, 'batches'))) -%}
+  {#- a feed cut by source time (macros/engine/cut_sources.sql): consumed up to this run's cut of its source
+      only; the scan checks the rows up to it (none at or below the cut: nothing new, or nothing at all) -#}
+  {%- set cut = none -%}
+  {%- if m['source_time'] -%}
+    {%- if not checked -%}
+      {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ' declares source_time, but its feed '
+            ~ changes ~ ' is a pdelta capture\'s: a cut by source time of a capture\'s feed is not supported yet') }}
+    {%- endif -%}
+    {%- set cut = pdelta.run_cut(changes, model.name, m['source_time']) -%}
+  {%- endif -%}
+  {%- set cut_hi = none if cut is none else (cut['bound'] if cut['bound'] is not none else lo) -%}
   {%- if checked -%}
-    {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo, 'hi': none, 'key': m['key'], 'attrs': attrs,
+    {%- set scan = {'alias': 'changes', 'changes': changes, 'lo': lo,
+                    'hi': none if cut is none else (cut_hi if cut_hi is not none else -9223372036854775808),
+                    'key': m['key'], 'attrs': attrs,
                     'state': none, 'technique': m['technique'],
                     'required': pdelta.not_null_columns(model, attrs),
                     'prior': none if full else blog['positions'].get('changes'),
                     'history_rows': pdelta.rebuild_options(config)['history_rows']} -%}
     {%- do inputs['changes'].update({'scan': scan}) -%}
     {%- do inputs['changes'].update(pdelta.feed_scans([scan])['changes']) -%}
-    {%- set hi = inputs['changes']['hi'] -%}
+    {%- set hi = inputs['changes']['hi'] if cut is none else cut_hi -%}
+    {%- if cut is not none -%}
+      {%- do inputs['changes'].update({'position': dict(inputs['changes'].get('position') or {},
+                                                         cut={'source': cut['source'], 't': cut['t']})}) -%}
+      {{ log('pdelta: mirror ' ~ model.name ~ ': its feed cut at source time ' ~ cut['t'] ~ ' (source `'
+             ~ cut['source'] ~ '`; the feed holds rows up to ' ~ cut['w'] ~ ')', info=true) }}
+    {%- endif -%}
   {%- else -%}
     {%- set hi = pdelta.feed_upper_bound(changes) -%}
   {%- endif -%}
@@ -103,6 +122,8 @@
     {%- if not retry and (r['hi'] is none or (r['lo'] is not none and r['hi'] <= r['lo'])) -%}
       {%- call statement('main') -%} select 'pdelta: no new changes' {%- endcall -%}
       {{ log('pdelta: mirror ' ~ model.name ~ ': no new changes', info=true) }}
+      {#- nothing new up to this run's cut: the mirror stands at it all the same (views over it read that) -#}
+      {%- if cut is not none -%}{%- do pdelta.record_cut_reached(batches, blog, cut) -%}{%- endif -%}
     {%- else -%}
       {%- if not retry -%}
         {%- if bad_aliases -%}

@@ -25,7 +25,8 @@ one, but a capture that splits a transaction over appends can be cut inside it);
 are each cut at their own bound: strong when no source transaction spans two of their feeds, since
 any combination of independent sources' states is a state they were in; otherwise a transaction can
 be shown half applied (a customer and its new address in two feeds), so only convergence is
-guaranteed until a consistent cut across feeds exists."""
+guaranteed, unless every input is a mirror of one source's feeds cut by source time (each run cuts them
+all at one source time: macros/engine/cut_sources.sql), which gives strong consistency."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -138,6 +139,19 @@ def input_read(project, alias: str, relation, pin: bool) -> InputRead:
                      name)
 
 
+def common_source_cut(project, reads: list[InputRead]) -> str | None:
+    """the source whose cut by source time every input's mirror takes (its declaration's `source_time`, one
+    `source` for all), or None"""
+    sources = set()
+    for r in reads:
+        node = project.model_node(r.model) if r.kind == "mirror" and r.model else None
+        declared = (node.config.get("pdelta_mirror") if node is not None else None) or {}
+        if not isinstance(declared, dict) or not declared.get("source_time"):
+            return None
+        sources.add(declared.get("source") or "default")
+    return sources.pop() if len(sources) == 1 else None
+
+
 def view_level(project, view: View, views: dict[str, View], project_vars: dict | None = None,
                _seen: frozenset = frozenset()) -> Level:
     """the level `view` gets from its inputs and settings, with the levels of the views it reads"""
@@ -170,8 +184,14 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
                              "state its source was in, in order, when each source transaction reaches the feed in one "
                              "append (a bound never splits an append); never complete: a refresh skips the states "
                              "between its batches", reads)
+    cut = common_source_cut(project, reads)
+    if cut is not None:
+        return Level(STRONG, f"{len(reads)} inputs, every one a mirror of a feed of source `{cut}` cut by source time "
+                             "at the run's one cut (macros/engine/cut_sources.sql): each refresh shows the view of the "
+                             "state the source was in at that time, in order (a run that refreshes only some of the "
+                             "mirrors leaves the view waiting for one that refreshes them together)", reads)
     return Level(CONVERGENCE,
                  f"{len(reads)} inputs, each state read as of its own feed's bound: a source transaction that spans "
-                 "two of their feeds can be shown half applied (no consistent cut across feeds yet, issue #20)",
+                 "two of their feeds can be shown half applied (unless they are mirrors cut by source time together)",
                  reads, strong_if="no source transaction spans two of its feeds (independent sources): then each "
                                   "refresh shows the view of a state the sources were in, in order")

@@ -1,0 +1,197 @@
+{#- A consistent cut across feeds of one source (issue #20, item 2; docs/dimension-views.md).
+
+    Feeds of one transactional source arrive with different lags: a new address and the customer
+    that moves to it, one source transaction, can land minutes apart in two feeds. Each mirror
+    consuming its feed to its own end then shows the customer joined to nothing, a state the
+    source was never in. A mirror that declares the feed column holding the source's commit time
+    (`source_time`, and `source`, the group of feeds cut together, default `default`) consumes its
+    feed only up to the run's cut instead:
+
+      W   each feed's high watermark, the largest source time among its rows;
+      T   the cut, the smallest W among the group's feeds (a feed with no row holds it back);
+      bound  per feed, the largest sequence whose row's source time is at or below T.
+
+    Rows past T stay pending for a later run. The cut is taken once per run, before any model, by
+    the project's `on-run-start: "{{ pdelta.cut_sources() }}"` hook, so that mirrors refreshed one
+    after another (or on parallel threads) while the feeds move are cut at the same T; each writes
+    the T it was cut at into its batch log (its feed position's `cut`), and a view over mirrors is
+    bound by them (freeze_inputs) and reads one source state. -#}
+
+{#- The on-run-start hook: for each source group that the project's mirrors declare, one statement
+    reads the group's feeds (sequence and source time only) and appends this run's cut of each feed
+    to `pdelta_cuts` in the target schema (source_cut_sql). Only under `dbt run` and `dbt build`;
+    returns no SQL for dbt to run. A group with a feed that does not exist yet is not cut: its
+    mirrors stop and say so (run_cut). -#}
+{% macro cut_sources() %}
+  {%- if not execute or invocation_args_dict.get('which') not in ['run', 'build'] -%}{{ return('') }}{%- endif -%}
+  {%- set groups = pdelta.source_time_groups() -%}
+  {%- if not groups -%}{{ return('') }}{%- endif -%}
+  {%- set cuts = pdelta.cuts_relation() -%}
+  {%- call statement('create_cuts_table') -%}
+    create table if not exists {{ cuts }} (invocation_id string, source string, feed string, w string, t string,
+      bound bigint, null_time bigint, disorder bigint, cut_at timestamp) using delta
+  {%- endcall -%}
+  {#- dbt listed the schema's relations before the hook ran: the mirrors look the table up in that list -#}
+  {%- do adapter.cache_added(cuts) -%}
+  {%- for source_name, feeds in groups.items()
+        if feeds | selectattr('exists', 'equalto', false) | list | length == 0 -%}
+    {%- call statement('cut_source') -%}{{ pdelta.source_cut_sql(cuts, source_name, feeds) }}{%- endcall -%}
+  {%- endfor -%}
+  {{ return('') }}
+{% endmacro %}
+
+{#- the table the run's cuts go to: `pdelta_cuts` in the target's schema -#}
+{% macro cuts_relation() %}
+  {{ return(api.Relation.create(database=target.database if target.database is defined else none,
+                                schema=target.schema, identifier='pdelta_cuts', type='table')) }}
+{% endmacro %}
+
+{#- a feed's name in `pdelta_cuts`: `schema.identifier`, lower case, as both the hook and the mirror
+    name it -#}
+{% macro cut_feed_name(relation) %}
+  {{ return(((relation.schema or '') ~ '.' ~ relation.identifier) | lower) }}
+{% endmacro %}
+
+{#- source -> [{feed (cut_feed_name), relation, column, exists}] over the project's mirrors that
+    declare `source_time`, from dbt's graph (a hook cannot ref a model or source it did not name at
+    parse time) -#}
+{% macro source_time_groups() %}
+  {%- set groups = {} -%}
+  {%- for node in graph.nodes.values() if node.resource_type == 'model'
+        and node.config.get('materialized') == 'mirror' -%}
+    {%- set declared = node.config.get('pdelta_mirror') -%}
+    {%- if declared is mapping and declared.get('source_time') -%}
+      {%- set relation = pdelta._graph_relation(declared.get('changes')) -%}
+      {%- set source_name = declared.get('source') or 'default' -%}
+      {%- set feed = pdelta.cut_feed_name(relation) -%}
+      {%- set listed = groups.setdefault(source_name, []) -%}
+      {%- if feed not in listed | map(attribute='feed') | list -%}
+        {%- do listed.append({'feed': feed, 'relation': relation, 'column': declared['source_time'],
+                              'exists': pdelta.relation_exists(relation)}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(groups) }}
+{% endmacro %}
+
+{#- the relation a mirror's `changes` names ([source, table], {source: [...]}, a model's name or
+    {ref: name}), found in dbt's graph -#}
+{% macro _graph_relation(spec) %}
+  {%- set source_spec = spec if spec is sequence and spec is not string and spec is not mapping
+                        else (spec.get('source') if spec is mapping else none) -%}
+  {%- set model_name = spec if spec is string else (spec.get('ref') if spec is mapping else none) -%}
+  {%- for node in (graph.sources.values() if source_spec else [])
+        if node.source_name == source_spec[0] and node.name == source_spec[1] -%}
+    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.identifier)) }}
+  {%- endfor -%}
+  {%- for node in (graph.nodes.values() if model_name else [])
+        if node.resource_type in ['model', 'seed', 'snapshot'] and node.name == model_name -%}
+    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) }}
+  {%- endfor -%}
+  {{ exceptions.raise_compiler_error('pdelta: a mirror that declares source_time reads ' ~ tojson(spec)
+        ~ ', which is no source or model of this project') }}
+{% endmacro %}
+
+{#- One statement: this run's cut of one source group's `feeds` (source_time_groups'), appended to
+    `cuts`. Per feed: W, T (both as text: source times may be numbers or timestamps), the bound
+    (none when no row is at or below T), rows without a source time (`null_time`) and rows at or
+    below the bound whose source time is past T (`disorder`: sequence and source time disagree in
+    order), which the feed contract stops on (run_cut). Only the sequence and source time columns
+    are read; no data value is spliced into the SQL. -#}
+{% macro source_cut_sql(cuts, source_name, feeds) %}
+  {%- set q = adapter.quote -%}
+  insert into {{ cuts }}
+  with f as (
+    {%- for feed in feeds %}
+    select {{ pdelta.sql_literal(feed['feed']) }} as feed, `_pdelta_seq` as seq, {{ q(feed['column']) }} as st
+    from {{ feed['relation'] }}{{ '\n    union all' if not loop.last }}
+    {%- endfor %}
+  ), names as (
+    {%- for feed in feeds %}
+    select {{ pdelta.sql_literal(feed['feed']) }} as feed{{ '\n    union all' if not loop.last }}
+    {%- endfor %}
+  ), w as (
+    select n.feed, max(f.st) as w from names as n left join f on f.feed = n.feed group by n.feed
+  ), t as (
+    select case when count(w) = count(*) then min(w) end as t from w
+  ), b as (
+    select f.feed, max(f.seq) as bound from f cross join t where f.st <= t.t group by f.feed
+  ), checks as (
+    select f.feed, count_if(f.st is null) as null_time, count_if(f.seq <= b.bound and f.st > t.t) as disorder
+    from f cross join t left join b on b.feed = f.feed group by f.feed
+  )
+  select {{ pdelta.sql_literal(invocation_id) }}, {{ pdelta.sql_literal(source_name) }}, w.feed,
+         cast(w.w as string), cast(t.t as string), b.bound, coalesce(c.null_time, 0), coalesce(c.disorder, 0),
+         current_timestamp()
+  from w cross join t left join b on b.feed = w.feed left join checks as c on c.feed = w.feed
+{%- endmacro %}
+
+{#- This run's cut of a mirror's feed `changes` ({bound, t, w, source}), read from `pdelta_cuts`. The
+    run stops, nothing written, when the run took no cut of it (the hook is missing, or a feed of its
+    group did not exist when the run started), or when the feed breaks the cut's contract: a row
+    without a source time, or sequence and source time in different orders. -#}
+{% macro run_cut(changes, model_name, column) %}
+  {%- set at = 'pdelta: mirror ' ~ model_name ~ ' declares source_time `' ~ column ~ '`' -%}
+  {%- set cuts = pdelta.cuts_relation() -%}
+  {%- set found = pdelta.relation_exists(cuts) -%}
+  {%- set rows = run_query('select bound, t, w, source, null_time, disorder from ' ~ cuts
+                           ~ ' where invocation_id = ' ~ pdelta.sql_literal(invocation_id)
+                           ~ ' and feed = ' ~ pdelta.sql_literal(pdelta.cut_feed_name(changes))).rows
+                 if found else [] -%}
+  {%- if not rows -%}
+    {{ exceptions.raise_compiler_error(at ~ ', but this run took no cut of its feed ' ~ changes
+          ~ ', so nothing was written. The cut is taken when a `dbt run` or `dbt build` starts, by the hook'
+          ~ ' `on-run-start: "{{ pdelta.cut_sources() }}"` in dbt_project.yml, over the feeds of every mirror'
+          ~ ' of its source that exist then: add the hook, or run again once every feed of the source exists.') }}
+  {%- endif -%}
+  {%- set row = rows[0] -%}
+  {%- if row[4] | int > 0 -%}
+    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-null: ' ~ row[4] ~ ' row(s) of ' ~ changes
+          ~ ' without a source time, so the run cannot tell which side of the cut they are on; nothing'
+          ~ ' was written. Every row of a feed cut by source time must carry it.') }}
+  {%- endif -%}
+  {%- if row[5] | int > 0 -%}
+    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-order: ' ~ row[5] ~ ' row(s) of ' ~ changes
+          ~ ' sequenced at or below the cut\'s bound (' ~ row[0] ~ ') with a source time past the cut ('
+          ~ row[1] ~ '): sequence and source time must agree in order; nothing was written.') }}
+  {%- endif -%}
+  {{ return({'bound': none if row[0] is none else row[0] | int, 't': row[1], 'w': row[2], 'source': row[3]}) }}
+{% endmacro %}
+
+{#- A mirror cut by source time with nothing new up to this run's cut stands at the cut all the same:
+    its batch log's state takes the cut as its feed position's `cut` (one property change, only when it
+    moved), so that a view over mirrors of one source sees them all at one cut (mixed_cuts). `blog`:
+    the batch log's state as the run read it. -#}
+{% macro record_cut_reached(batches, blog, cut) %}
+  {%- set cut_mark = {'source': cut['source'], 't': cut['t']} -%}
+  {%- set position = (blog['positions'] or {}).get('changes') -%}
+  {%- if position is none or position.get('cut') == cut_mark -%}{{ return(none) }}{%- endif -%}
+  {%- set state = {} -%}
+  {%- for name in pdelta.empty_log_state().keys() -%}{%- do state.update({name: blog[name]}) -%}{%- endfor -%}
+  {%- set positions = dict(state['positions']) -%}
+  {%- do positions.update({'changes': dict(position, cut=cut_mark)}) -%}
+  {%- do state.update({'positions': positions}) -%}
+  {%- do pdelta.write_batch_log(batches, [], {'pdelta.state': pdelta.sql_literal(tojson(state))}) -%}
+{% endmacro %}
+
+{#- Where a view reads mirrors of one source cut by source time at different cuts (a run refreshed some
+    of them, not all), a phrase saying which, else none: such a view would show a state its source was
+    never in. `inputs`: freeze_inputs', whose mirror inputs carry their mirror's `cut`. -#}
+{% macro mixed_cuts(inputs, aliases) %}
+  {%- set by_source = {} -%}
+  {%- for alias in aliases if inputs[alias].get('cut') -%}
+    {%- set cut = inputs[alias]['cut'] -%}
+    {%- do by_source.setdefault(cut['source'], []).append('`' ~ alias ~ '` at ' ~ cut['t']) -%}
+  {%- endfor -%}
+  {%- for source_name, seen in by_source.items() -%}
+    {%- set times = [] -%}
+    {%- for alias in aliases if inputs[alias].get('cut') and inputs[alias]['cut']['source'] == source_name -%}
+      {%- if inputs[alias]['cut']['t'] not in times -%}{%- do times.append(inputs[alias]['cut']['t']) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- if times | length > 1 -%}
+      {{ return('its mirrors of source `' ~ source_name ~ '` were cut at different source times (' ~ seen | join(', ')
+                ~ '): a run refreshed some of them and not the others') }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}

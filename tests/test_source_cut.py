@@ -1,0 +1,219 @@
+"""A consistent cut across the feeds of one source (issue #20, item 2; macros/engine/cut_sources.sql).
+
+One transactional source (a shop's database) with two tables, customers and addresses, each
+replicated into a Delta change feed that carries each row's source commit time; the address feed
+lags the customer feed. Two mirrors per table and a dimension view over each pair (customer joined
+to its address), in one dbt project on the embedded session:
+  - `m_c`, `m_a`, `v`: the mirrors declare `source_time` (one source, `shop`), so each run cuts both
+    feeds at the smallest of their newest source times (the project's on-run-start hook);
+  - `p_c`, `p_a`, `v_plain`: the same without it, each feed consumed to its end (the control).
+Steps: a build; a transaction that moves a customer to a new address, whose address row has not
+arrived: `v` still shows the source before the transaction, `v_plain` shows the customer joined to
+nothing (gone: a state the source was never in); the address row arrives with a later change of
+another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
+the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
+a feed row whose sequence and source time disagree in order stops its mirror. After every run each
+view is compared with the recomputation from the source's history at the cut."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from contract.delta_project import parsed_runner
+from pdelta_env import use_local_target
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = "pdelta_source_cut"
+SOURCE = "shop"
+FEED_TYPES = {"c": "cid int, name string, aid int, _pdelta_before struct<name: string, aid: int>, "
+                   "_pdelta_type string, _pdelta_seq bigint, _pdelta_source_time bigint",
+              "a": "aid int, city string, _pdelta_before struct<city: string>, _pdelta_type string, "
+                   "_pdelta_seq bigint, _pdelta_source_time bigint"}
+KEY = {"c": "cid", "a": "aid"}
+ATTRS = {"c": ("name", "aid"), "a": ("city",)}
+
+
+class Source:
+    """the source database: its tables, the history of its states by commit time, and the feed rows
+    each commit produced, which reach their feeds when the test delivers them"""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[int, dict]] = {"c": {}, "a": {}}
+        self.history: list[tuple[int, dict, dict]] = [(0, {}, {})]
+        self.time = 0
+        self.seq = {"c": 0, "a": 0}
+        self.undelivered: dict[str, list[dict]] = {"c": [], "a": []}
+
+    def commit(self, *changes: tuple[str, dict]) -> int:
+        """one source transaction: each change (table, full row) inserts or updates that row"""
+        self.time += 1
+        for rel, row in changes:
+            key = row[KEY[rel]]
+            before = self.tables[rel].get(key)
+            self.tables[rel][key] = dict(row)
+            self.undelivered[rel].append({"row": dict(row), "type": "ins" if before is None else "upd",
+                                          "before": None if before is None else {a: before[a] for a in ATTRS[rel]},
+                                          "time": self.time})
+        self.history.append((self.time, {k: dict(v) for k, v in self.tables["c"].items()},
+                             {k: dict(v) for k, v in self.tables["a"].items()}))
+        return self.time
+
+    def deliver(self, spark, rel: str) -> None:
+        """the table's undelivered feed rows, appended to its feed in commit order (a blind append)"""
+        rows = []
+        for change in self.undelivered[rel]:
+            self.seq[rel] += 1
+            row, before = change["row"], change["before"]
+            image = tuple(row[c] for c in (KEY[rel], *ATTRS[rel]))
+            rows.append(image + (None if before is None else tuple(before[a] for a in ATTRS[rel]),
+                                 change["type"], self.seq[rel], change["time"]))
+        self.undelivered[rel] = []
+        if rows:
+            spark.createDataFrame(rows, FEED_TYPES[rel]).write.format("delta").mode("append") \
+                .saveAsTable(f"{SCHEMA}.feed_{rel}")
+
+    def view_at(self, time: int) -> list[tuple]:
+        """the view of the source's state at commit time `time`: each customer joined to its address"""
+        _, customers, addresses = [h for h in self.history if h[0] <= time][-1]
+        return sorted((c["cid"], c["name"], c["aid"], addresses[c["aid"]]["city"])
+                      for c in customers.values() if c["aid"] in addresses)
+
+    def views(self) -> list[list[tuple]]:
+        return [self.view_at(h[0]) for h in self.history]
+
+
+def mirror_sql(rel: str, cut: bool) -> str:
+    declared = {"changes": ["sc", f"feed_{rel}"], "key": [KEY[rel]], "technique": "log_based",
+                **({"source_time": "_pdelta_source_time", "source": SOURCE} if cut else {})}
+    return ("{%- set m = " + json.dumps(declared) + " -%}\n"
+            "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
+
+
+def view_sql(c_state: str, a_state: str) -> str:
+    declared = {"root": "c", "relations": {
+        "c": {"state": c_state, "changes": ["sc", "feed_c"], "key": ["cid"], "technique": "log_based",
+              "columns": ["cid", "name", "aid"]},
+        "a": {"state": a_state, "changes": ["sc", "feed_a"], "key": ["aid"], "technique": "log_based",
+              "join": {"to": "c", "on": {"aid": "aid"}}, "columns": ["city"]}}}
+    return ("{%- set v = " + json.dumps(declared) + " -%}\n"
+            "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
+
+
+def write_project(root: Path) -> None:
+    models = root / "models"
+    models.mkdir(parents=True)
+    (root / "dbt_project.yml").write_text(
+        "name: pdelta_source_cut_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
+        "on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
+        "models:\n  pdelta_source_cut_it:\n    +file_format: delta\n")
+    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    keys = "".join(f"  - name: {name}\n    columns: [{{name: {key}, data_tests: [unique, not_null]}}]\n"
+                   for name, key in (("m_c", "cid"), ("m_a", "aid"), ("p_c", "cid"), ("p_a", "aid")))
+    (models / "schema.yml").write_text(
+        f"version: 2\nsources:\n  - name: sc\n    schema: {SCHEMA}\n    tables:\n"
+        "      - name: feed_c\n      - name: feed_a\nmodels:\n" + keys)
+    for rel in ("c", "a"):
+        (models / f"m_{rel}.sql").write_text(mirror_sql(rel, cut=True))
+        (models / f"p_{rel}.sql").write_text(mirror_sql(rel, cut=False))
+    (models / "v.sql").write_text(view_sql("m_c", "m_a"))
+    (models / "v_plain.sql").write_text(view_sql("p_c", "p_a"))
+
+
+@pytest.mark.spark
+def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
+    from pdelta.spark import session_from_profile
+
+    restore = use_local_target(tmp_path / "spark", SCHEMA)
+    project = tmp_path / "project"
+    write_project(project)
+    spark = session_from_profile(ROOT)
+    spark.sql(f"drop database if exists {SCHEMA} cascade")
+    spark.sql(f"create database {SCHEMA}")
+    for rel in ("c", "a"):
+        spark.sql(f"create table {SCHEMA}.feed_{rel} ({FEED_TYPES[rel]}) using delta")
+    notes: list[str] = []
+
+    def on_event(msg) -> None:
+        if msg.info.name == "JinjaLogInfo":
+            notes.append(msg.info.msg)
+
+    def dbt_run(*select: str) -> dict[str, tuple[str, str]]:
+        notes.clear()
+        args = ["run", "--project-dir", str(project), "--profiles-dir", str(ROOT)]
+        res = runner.invoke(args + (["--select", *select] if select else []))
+        assert res.result is not None, res.exception
+        return {r.node.name: (str(r.status), str(r.message or "")) for r in res.result}
+
+    def rows(model: str) -> list[tuple]:
+        return sorted(tuple(r) for r in spark.sql(f"select cid, name, aid, city from {SCHEMA}.{model}").collect())
+
+    def batches(model: str) -> int:
+        return spark.sql(f"select count(distinct batch_id) from {SCHEMA}.{model}__pdelta_batches").collect()[0][0]
+
+    def cut_of_last_run() -> int:
+        found = spark.sql(f"select t from {SCHEMA}.pdelta_cuts order by cut_at desc limit 1").collect()
+        return int(found[0][0])
+
+    try:
+        runner, _ = parsed_runner(project, ROOT, [on_event])
+        shop = Source()
+        names = ["Ann", "Bob", "Cem", "Dan"]
+        shop.commit(*[("a", {"aid": aid, "city": city}) for aid, city in ((1, "Aachen"), (2, "Berlin"), (3, "Celle"))],
+                    *[("c", {"cid": i + 1, "name": n, "aid": (1, 1, 2, 3)[i]}) for i, n in enumerate(names)])
+        for rel in ("c", "a"):
+            shop.deliver(spark, rel)
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == 1
+        assert rows("v") == rows("v_plain") == shop.view_at(1)
+
+        # Ann moves to a new address in one transaction; the customer feed has it, the address feed not yet
+        moved = shop.commit(("a", {"aid": 7, "city": "Bonn"}), ("c", {"cid": 1, "name": "Ann", "aid": 7}))
+        shop.deliver(spark, "c")
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == moved - 1  # the address feed holds rows up to the build's time only
+        assert rows("v") == shop.view_at(moved - 1), "the cut view shows the source before the transaction"
+        # the control consumed Ann's move without her address: she is gone, a state the source was never in
+        assert rows("v_plain") not in shop.views() and 1 not in {r[0] for r in rows("v_plain")}, rows("v_plain")
+
+        # the address row arrives, with a later change of Bob in the customer feed: cut at the move
+        renamed = shop.commit(("c", {"cid": 2, "name": "Bob+", "aid": 1}))
+        for rel in ("c", "a"):
+            shop.deliver(spark, rel)
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == moved
+        assert rows("v") == shop.view_at(moved), "Ann in Bonn, Bob's rename (past the cut) not yet"
+        assert rows("v_plain") == shop.view_at(renamed)
+
+        # an address changes; a run refreshes one mirror and the view: the view's mirrors stand at two cuts
+        later = shop.commit(("a", {"aid": 2, "city": "Bremen"}))
+        shop.deliver(spark, "a")
+        before = batches("v")
+        statuses = dbt_run("m_a", "v")
+        assert statuses["v"][0] == "success", statuses
+        assert cut_of_last_run() == renamed
+        assert any("waiting, nothing written" in n and "cut at different source times" in n for n in notes), notes
+        assert batches("v") == before and rows("v") == shop.view_at(moved)
+        # a run of everything cuts both at the rename (the customer feed's newest) and catches up
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == renamed
+        assert rows("v") == shop.view_at(renamed) and batches("v") == before + 1
+        assert rows("v_plain") == shop.view_at(later)
+
+        # an address row sequenced after Bremen's but committed before it at the source: the feed's order
+        # disagrees with the source's, so its mirror stops and nothing of it is consumed
+        shop.seq["a"] += 1
+        late = [(3, "Cottbus", ("Celle",), "upd", shop.seq["a"], renamed)]
+        spark.createDataFrame(late, FEED_TYPES["a"]).write.format("delta").mode("append") \
+            .saveAsTable(f"{SCHEMA}.feed_a")
+        consumed = batches("m_a")
+        statuses = dbt_run("m_a")
+        assert statuses["m_a"][0] == "error" and "feed-source-time-order: 1 row(s)" in statuses["m_a"][1], statuses
+        assert batches("m_a") == consumed
+    finally:
+        restore()
