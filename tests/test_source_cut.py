@@ -12,7 +12,8 @@ arrived: `v` still shows the source before the transaction, `v_plain` shows the 
 nothing (gone: a state the source was never in); the address row arrives with a later change of
 another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
 the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
-a feed row whose sequence and source time disagree in order stops its mirror. After every run each
+the quiet address feed holds the cut back until its sink writes a heartbeat; feed rows whose sequence
+and source time disagree in order stop their mirror. After every run each
 view is compared with the recomputation from the source's history at the cut."""
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from contract.delta_project import parsed_runner
+from pdelta.cli import explain_next_refresh
 from pdelta_env import use_local_target
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +88,9 @@ class Source:
 
 def mirror_sql(rel: str, cut: bool) -> str:
     declared = {"changes": ["sc", f"feed_{rel}"], "key": [KEY[rel]], "technique": "log_based",
-                **({"source_time": "_pdelta_source_time", "source": SOURCE} if cut else {})}
+                **({"source_time": "_pdelta_source_time", "source": SOURCE} if cut else {}),
+                # the address feed's sink writes heartbeats: it holds every row up to their source time
+                **({"heartbeats": ["sc", "heartbeats_a"]} if cut and rel == "a" else {})}
     return ("{%- set m = " + json.dumps(declared) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
 
@@ -113,7 +117,7 @@ def write_project(root: Path) -> None:
                    for name, key in (("m_c", "cid"), ("m_a", "aid"), ("p_c", "cid"), ("p_a", "aid")))
     (models / "schema.yml").write_text(
         f"version: 2\nsources:\n  - name: sc\n    schema: {SCHEMA}\n    tables:\n"
-        "      - name: feed_c\n      - name: feed_a\nmodels:\n" + keys)
+        "      - name: feed_c\n      - name: feed_a\n      - name: heartbeats_a\nmodels:\n" + keys)
     for rel in ("c", "a"):
         (models / f"m_{rel}.sql").write_text(mirror_sql(rel, cut=True))
         (models / f"p_{rel}.sql").write_text(mirror_sql(rel, cut=False))
@@ -133,6 +137,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
     spark.sql(f"create database {SCHEMA}")
     for rel in ("c", "a"):
         spark.sql(f"create table {SCHEMA}.feed_{rel} ({FEED_TYPES[rel]}) using delta")
+    spark.sql(f"create table {SCHEMA}.heartbeats_a (_pdelta_source_time bigint) using delta")
     notes: list[str] = []
 
     def on_event(msg) -> None:
@@ -157,7 +162,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         return int(found[0][0])
 
     try:
-        runner, _ = parsed_runner(project, ROOT, [on_event])
+        runner, manifest = parsed_runner(project, ROOT, [on_event])
         shop = Source()
         names = ["Ann", "Bob", "Cem", "Dan"]
         shop.commit(*[("a", {"aid": aid, "city": city}) for aid, city in ((1, "Aachen"), (2, "Berlin"), (3, "Celle"))],
@@ -198,6 +203,11 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         assert cut_of_last_run() == renamed
         assert any("waiting, nothing written" in n and "cut at different source times" in n for n in notes), notes
         assert batches("v") == before and rows("v") == shop.view_at(moved)
+        # `pdelta explain` says so beforehand, with the cut each mirror stands at
+        info = explain_next_refresh(project, ROOT, "local", "v", manifest=manifest)
+        assert any("cut at different source times" in w for w in info["waits"]), info["waits"]
+        assert {a: (r["cut"] or {}).get("t") for a, r in info["inputs"].items()} == {"c": str(moved),
+                                                                                     "a": str(renamed)}, info
         # a run of everything cuts both at the rename (the customer feed's newest) and catches up
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
@@ -205,11 +215,27 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         assert rows("v") == shop.view_at(renamed) and batches("v") == before + 1
         assert rows("v_plain") == shop.view_at(later)
 
-        # an address row sequenced after Bremen's but committed before it at the source: the feed's order
-        # disagrees with the source's, so its mirror stops and nothing of it is consumed
-        shop.seq["a"] += 1
-        late = [(3, "Cottbus", ("Celle",), "upd", shop.seq["a"], renamed)]
-        spark.createDataFrame(late, FEED_TYPES["a"]).write.format("delta").mode("append") \
+        # Cem is renamed; the address feed stays quiet: it holds the cut at Bremen's time ...
+        quiet = shop.commit(("c", {"cid": 3, "name": "Cem+", "aid": 2}))
+        shop.deliver(spark, "c")
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == later and rows("v") == shop.view_at(later)
+        # ... until its sink writes a heartbeat: it holds every address row up to the rename's time
+        spark.createDataFrame([(quiet,)], "_pdelta_source_time bigint").write.format("delta").mode("append") \
+            .saveAsTable(f"{SCHEMA}.heartbeats_a")
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet) == rows("v_plain")
+
+        # two address rows whose feed order disagrees with the source's (the first committed after the
+        # second, and after the customer feed's newest): the cut falls between them, so its mirror stops
+        # and nothing of it is consumed
+        rows_out_of_order = []
+        for aid, city, before, time in ((3, "Cottbus", "Celle", quiet + 2), (1, "Aix", "Aachen", quiet)):
+            shop.seq["a"] += 1
+            rows_out_of_order.append((aid, city, (before,), "upd", shop.seq["a"], time))
+        spark.createDataFrame(rows_out_of_order, FEED_TYPES["a"]).write.format("delta").mode("append") \
             .saveAsTable(f"{SCHEMA}.feed_a")
         consumed = batches("m_a")
         statuses = dbt_run("m_a")

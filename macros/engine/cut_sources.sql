@@ -65,9 +65,12 @@
       {%- set source_name = declared.get('source') or 'default' -%}
       {%- set feed = pdelta.cut_feed_name(relation) -%}
       {%- set listed = groups.setdefault(source_name, []) -%}
+      {%- set heartbeats = pdelta._graph_relation(declared['heartbeats']) if declared.get('heartbeats') else none -%}
       {%- if feed not in listed | map(attribute='feed') | list -%}
         {%- do listed.append({'feed': feed, 'relation': relation, 'column': declared['source_time'],
-                              'exists': pdelta.relation_exists(relation)}) -%}
+                              'heartbeats': heartbeats,
+                              'exists': pdelta.relation_exists(relation)
+                                        and (heartbeats is none or pdelta.relation_exists(heartbeats))}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
@@ -93,18 +96,26 @@
 {% endmacro %}
 
 {#- One statement: this run's cut of one source group's `feeds` (source_time_groups'), appended to
-    `cuts`. Per feed: W, T (both as text: source times may be numbers or timestamps), the bound
-    (none when no row is at or below T), rows without a source time (`null_time`) and rows at or
-    below the bound whose source time is past T (`disorder`: sequence and source time disagree in
-    order), which the feed contract stops on (run_cut). Only the sequence and source time columns
-    are read; no data value is spliced into the SQL. -#}
+    `cuts`. A feed's heartbeats (a table of source times up to which the feed holds every row: a quiet
+    feed's sink writes them, e.g. from Debezium's heartbeat messages) count towards its W only, so a
+    feed with no change does not hold the cut back. Per feed: W, T (both as text: source times may be
+    numbers or timestamps), the bound (none when no row is at or below T), rows without a source time
+    (`null_time`) and rows at or below the bound whose source time is past T (`disorder`: sequence and
+    source time disagree in order), which the feed contract stops on (run_cut). Only the sequence and
+    source time columns are read; no data value is spliced into the SQL. -#}
 {% macro source_cut_sql(cuts, source_name, feeds) %}
   {%- set q = adapter.quote -%}
   insert into {{ cuts }}
   with f as (
     {%- for feed in feeds %}
     select {{ pdelta.sql_literal(feed['feed']) }} as feed, `_pdelta_seq` as seq, {{ q(feed['column']) }} as st
-    from {{ feed['relation'] }}{{ '\n    union all' if not loop.last }}
+    from {{ feed['relation'] }}
+    {%- if feed['heartbeats'] is not none %}
+    union all
+    {#- a heartbeat: the feed holds every row up to its source time; no row of its own (no sequence) #}
+    select {{ pdelta.sql_literal(feed['feed']) }}, cast(null as bigint), {{ q(feed['column']) }}
+    from {{ feed['heartbeats'] }} where {{ q(feed['column']) }} is not null
+    {%- endif %}{{ '\n    union all' if not loop.last }}
     {%- endfor %}
   ), names as (
     {%- for feed in feeds %}
@@ -142,7 +153,8 @@
     {{ exceptions.raise_compiler_error(at ~ ', but this run took no cut of its feed ' ~ changes
           ~ ', so nothing was written. The cut is taken when a `dbt run` or `dbt build` starts, by the hook'
           ~ ' `on-run-start: "{{ pdelta.cut_sources() }}"` in dbt_project.yml, over the feeds of every mirror'
-          ~ ' of its source that exist then: add the hook, or run again once every feed of the source exists.') }}
+          ~ ' of its source that exist then (and their heartbeat tables): add the hook, or run again once they'
+          ~ ' exist.') }}
   {%- endif -%}
   {%- set row = rows[0] -%}
   {%- if row[4] | int > 0 -%}

@@ -102,7 +102,7 @@
                                   'lo': inp['lo'], 'hi': inp['hi'], 'read': inp.get('read'),
                                   'state_version': inp.get('version'),
                                   'user_state': inp.get('user_state') is not none, 'state_lags': false,
-                                  'joined': inp['joined']}}) -%}
+                                  'joined': inp['joined'], 'cut': inp.get('cut')}}) -%}
     {%- do inp.update({'hi': inp['hi'] if inp['hi'] is not none else inp['lo']}) -%}
   {%- endfor -%}
   {#- feed rows the refresh would stop on or quarantine, as the materialization finds them -#}
@@ -136,6 +136,9 @@
   {%- set pending = pdelta.pending_inputs(view, inputs) -%}
   {#- a user's state ahead of its feed (pdelta_state_ahead): the run stops, or waits writing nothing -#}
   {%- set waits = [] -%}
+  {#- mirrors of one source cut by source time at different cuts: the run waits (a full build stops) -#}
+  {%- set mixed = pdelta.mixed_cuts(inputs, view['order']) -%}
+  {%- if mixed -%}{%- do (waits if built else stops).append(mixed) -%}{%- endif -%}
   {%- if built and not no_refresh and refresh_opts['state_ahead'] != 'ignore' -%}
     {%- do pdelta.explain_progress("which users' states are ahead of their feeds") -%}
     {%- set ahead = pdelta.states_ahead_of_feeds(inputs, view['order'], positions) -%}

@@ -27,9 +27,10 @@
   {%- if decl is not mapping or not decl.get('changes') or not decl.get('key') -%}
     {{ exceptions.raise_compiler_error(at ~ ": config `pdelta_mirror` needs `changes` and `key`") }}
   {%- endif -%}
-  {%- for k in decl.keys() if k not in ['changes', 'key', 'snapshot', 'technique', 'source_time', 'source'] -%}
+  {%- for k in decl.keys()
+        if k not in ['changes', 'key', 'snapshot', 'technique', 'source_time', 'source', 'heartbeats'] -%}
     {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k
-        ~ "` (allowed: changes, key, snapshot, technique, source_time, source)") }}
+        ~ "` (allowed: changes, key, snapshot, technique, source_time, source, heartbeats)") }}
   {%- endfor -%}
   {#- source_time: the feed column holding the source's commit time; the mirror consumes its feed up to
       the run's cut of its source (macros/engine/cut_sources.sql) -#}
@@ -37,10 +38,10 @@
     {{ exceptions.raise_compiler_error(at ~ ": `source_time` names the feed column holding the source's commit"
         ~ " time (a column name)") }}
   {%- endif -%}
-  {%- if decl.get('source') is not none and not decl.get('source_time') -%}
-    {{ exceptions.raise_compiler_error(at ~ ": `source` names the group of feeds cut together by source time;"
-        ~ " declare `source_time` too") }}
-  {%- endif -%}
+  {%- for k in ['source', 'heartbeats'] if decl.get(k) is not none and not decl.get('source_time') -%}
+    {{ exceptions.raise_compiler_error(at ~ ": `" ~ k ~ "` belongs to a feed cut by source time; declare"
+        ~ " `source_time` too") }}
+  {%- endfor -%}
   {{ return({'changes': decl['changes'], 'key': [decl['key']] if decl['key'] is string else decl['key'] | list,
              'snapshot': decl.get('snapshot'), 'technique': decl.get('technique', 'unknown'),
              'source_time': decl.get('source_time'), 'source': decl.get('source') or 'default'}) }}

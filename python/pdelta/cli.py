@@ -510,6 +510,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
             # a state pdelta writes, read as of the batch the bound names (macros/engine/refresh_inputs.sql)
             say(f"    its state {rng['state']} read as of Delta version {rng['state_version']}, the version its"
                 " log kept with the batch the bound names")
+        if rng.get("cut"):
+            # a mirror cut by source time (macros/engine/cut_sources.sql)
+            say(f"    its mirror consumed its feed up to the cut of source `{rng['cut']['source']}` at source time "
+                f"{rng['cut']['t']}")
         read = rng.get("read")
         if read and read.get("version") is not None:
             # feed_scans read a Delta feed through its history (macros/engine/feed_history.sql)
@@ -522,7 +526,8 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
         say(f"  the next refresh will STOP, writing nothing: {stop}")
         rc = 1
     for wait in info.get("waits") or []:
-        # a user's state ahead of its feed under pdelta_state_ahead: wait (macros/engine/states_ahead_of_feeds.sql)
+        # a user's state ahead of its feed under pdelta_state_ahead (macros/engine/states_ahead_of_feeds.sql), or
+        # mirrors of one source cut at different source times (macros/engine/cut_sources.sql): wait
         say(f"  the next refresh will WAIT, writing nothing: {wait}")
     for bad in info.get("quarantine") or []:
         say(f"  the next refresh will QUARANTINE (pdelta_bad_rows: quarantine): {bad}")
