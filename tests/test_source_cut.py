@@ -12,8 +12,8 @@ arrived: `v` still shows the source before the transaction, `v_plain` shows the 
 nothing (gone: a state the source was never in); the address row arrives with a later change of
 another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
 the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
-the quiet address feed holds the cut back until its sink writes a heartbeat; feed rows whose sequence
-and source time disagree in order stop their mirror. After every run each
+the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors stop, naming it) until its
+sink writes a heartbeat; feed rows whose sequence and source time disagree in order stop their mirror. After every run each
 view is compared with the recomputation from the source's history at the cut."""
 from __future__ import annotations
 
@@ -144,9 +144,10 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         if msg.info.name == "JinjaLogInfo":
             notes.append(msg.info.msg)
 
-    def dbt_run(*select: str) -> dict[str, tuple[str, str]]:
+    def dbt_run(*select: str, variables: dict | None = None) -> dict[str, tuple[str, str]]:
         notes.clear()
         args = ["run", "--project-dir", str(project), "--profiles-dir", str(ROOT)]
+        args += ["--vars", json.dumps(variables)] if variables else []
         res = runner.invoke(args + (["--select", *select] if select else []))
         assert res.result is not None, res.exception
         return {r.node.name: (str(r.status), str(r.message or "")) for r in res.result}
@@ -221,6 +222,13 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == later and rows("v") == shop.view_at(later)
+        # a cut that trails the newest source time (the rename's) by more than pdelta_max_cut_lag stops the
+        # mirrors, naming the feed that holds it back; a lag within it does not
+        statuses = dbt_run("m_c", "m_a", variables={"pdelta_max_cut_lag": 0.5})
+        assert all(statuses[m][0] == "error" and f"feed {SCHEMA}.feed_a holds it back" in statuses[m][1]
+                   for m in ("m_c", "m_a")), statuses
+        statuses = dbt_run("m_c", "m_a", variables={"pdelta_max_cut_lag": quiet - later})
+        assert all(s == "success" for s, _ in statuses.values()), statuses
         # ... until its sink writes a heartbeat: it holds every address row up to the rename's time
         spark.createDataFrame([(quiet,)], "_pdelta_source_time bigint").write.format("delta").mode("append") \
             .saveAsTable(f"{SCHEMA}.heartbeats_a")

@@ -29,7 +29,7 @@
   {%- set cuts = pdelta.cuts_relation() -%}
   {%- call statement('create_cuts_table') -%}
     create table if not exists {{ cuts }} (invocation_id string, source string, feed string, w string, t string,
-      bound bigint, null_time bigint, disorder bigint, cut_at timestamp) using delta
+      bound bigint, null_time bigint, disorder bigint, lag double, held_by string, cut_at timestamp) using delta
   {%- endcall -%}
   {#- dbt listed the schema's relations before the hook ran: the mirrors look the table up in that list -#}
   {%- do adapter.cache_added(cuts) -%}
@@ -130,22 +130,33 @@
   ), checks as (
     select f.feed, count_if(f.st is null) as null_time, count_if(f.seq <= b.bound and f.st > t.t) as disorder
     from f cross join t left join b on b.feed = f.feed group by f.feed
+  ), held as (
+    {#- how far the cut trails the group's newest source time (seconds for timestamps), and the feed that holds it
+        there: the one whose W is T, or one with no row at all -#}
+    select cast(max(w.w) as double) - cast(max(t.t) as double) as lag,
+           coalesce(min(case when w.w = t.t then w.feed end), min(case when w.w is null then w.feed end)) as held_by
+    from w cross join t
   )
   select {{ pdelta.sql_literal(invocation_id) }}, {{ pdelta.sql_literal(source_name) }}, w.feed,
          cast(w.w as string), cast(t.t as string), b.bound, coalesce(c.null_time, 0), coalesce(c.disorder, 0),
-         current_timestamp()
-  from w cross join t left join b on b.feed = w.feed left join checks as c on c.feed = w.feed
+         h.lag, h.held_by, current_timestamp()
+  from w cross join t cross join held as h left join b on b.feed = w.feed left join checks as c on c.feed = w.feed
 {%- endmacro %}
 
 {#- This run's cut of a mirror's feed `changes` ({bound, t, w, source}), read from `pdelta_cuts`. The
     run stops, nothing written, when the run took no cut of it (the hook is missing, or a feed of its
-    group did not exist when the run started), or when the feed breaks the cut's contract: a row
-    without a source time, or sequence and source time in different orders. -#}
-{% macro run_cut(changes, model_name, column) %}
+    group did not exist when the run started), when the feed breaks the cut's contract (a row
+    without a source time, or sequence and source time in different orders), or when the cut trails
+    the group's newest source time by more than `max_lag` (pdelta_max_cut_lag; none: any lag). -#}
+{% macro run_cut(changes, model_name, column, max_lag=none) %}
   {%- set at = 'pdelta: mirror ' ~ model_name ~ ' declares source_time `' ~ column ~ '`' -%}
+  {%- if max_lag is not none and (max_lag is not number or max_lag is boolean or max_lag < 0) -%}
+    {{ exceptions.raise_compiler_error(at ~ ': pdelta_max_cut_lag is how far (in the source time\'s units, seconds for'
+          ~ ' timestamps) the cut may trail the newest source time of its feeds: a number, got ' ~ max_lag) }}
+  {%- endif -%}
   {%- set cuts = pdelta.cuts_relation() -%}
   {%- set found = pdelta.relation_exists(cuts) -%}
-  {%- set rows = run_query('select bound, t, w, source, null_time, disorder from ' ~ cuts
+  {%- set rows = run_query('select bound, t, w, source, null_time, disorder, lag, held_by from ' ~ cuts
                            ~ ' where invocation_id = ' ~ pdelta.sql_literal(invocation_id)
                            ~ ' and feed = ' ~ pdelta.sql_literal(pdelta.cut_feed_name(changes))).rows
                  if found else [] -%}
@@ -166,6 +177,12 @@
     {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-order: ' ~ row[5] ~ ' row(s) of ' ~ changes
           ~ ' sequenced at or below the cut\'s bound (' ~ row[0] ~ ') with a source time past the cut ('
           ~ row[1] ~ '): sequence and source time must agree in order; nothing was written.') }}
+  {%- endif -%}
+  {%- if max_lag is not none and (row[6] is none or row[6] > max_lag) -%}
+    {{ exceptions.raise_compiler_error(at ~ ': the cut of source `' ~ row[3] ~ '` ' ~ ('is at ' ~ row[1] ~ ', '
+          ~ row[6] ~ ' behind its feeds\' newest source time' if row[6] is not none else 'has no source time')
+          ~ ', more than pdelta_max_cut_lag (' ~ max_lag ~ '): feed ' ~ row[7] ~ ' holds it back (its rows, or'
+          ~ ' heartbeats, past the cut have not arrived); nothing was written.') }}
   {%- endif -%}
   {{ return({'bound': none if row[0] is none else row[0] | int, 't': row[1], 'w': row[2], 'source': row[3]}) }}
 {% endmacro %}

@@ -55,7 +55,8 @@
       {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ' declares source_time, but its feed '
             ~ changes ~ ' is a pdelta capture\'s: a cut by source time of a capture\'s feed is not supported yet') }}
     {%- endif -%}
-    {%- set cut = pdelta.run_cut(changes, model.name, m['source_time']) -%}
+    {%- set cut = pdelta.run_cut(changes, model.name, m['source_time'],
+                                 config.get('pdelta_max_cut_lag', var('pdelta_max_cut_lag', none))) -%}
   {%- endif -%}
   {%- set cut_hi = none if cut is none else (cut['bound'] if cut['bound'] is not none else lo) -%}
   {%- if checked -%}
