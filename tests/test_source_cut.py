@@ -12,9 +12,10 @@ arrived: `v` still shows the source before the transaction, `v_plain` shows the 
 nothing (gone: a state the source was never in); the address row arrives with a later change of
 another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
 the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
-the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors stop, naming it) until its
-sink writes a heartbeat; feed rows whose sequence and source time disagree in order stop their mirror. After every run each
-view is compared with the recomputation from the source's history at the cut."""
+the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors stop, naming it) until
+its sink writes a heartbeat; feed rows whose sequence and source time disagree in order stop their
+mirror. After every run each view is compared with the recomputation from the source's history at the
+cut."""
 from __future__ import annotations
 
 import json
