@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -112,8 +113,21 @@ def project(tmp_path_factory):
     dbt_deps(d)
     parsed = Project(parse_manifest(d, ROOT), d)
     views, errors = validate(parsed)
-    assert not [e for e in errors if e.is_error], [e.render() for e in errors if e.is_error]
+    # the project has no on-run-start hook to cut its mirrors' source: validate says so for each of them
+    hookless = sorted(e.model for e in errors if e.rule == "source-time-hook")
+    assert hookless == sorted(m for m, spec in MIRRORS.items() if spec[3]), [e.render() for e in errors]
+    assert not [e for e in errors if e.is_error and e.rule != "source-time-hook"], [e.render() for e in errors]
     return d, parsed, views
+
+
+def test_validate_accepts_cut_mirrors_with_the_hook(project):
+    d, _, _ = project
+    hooked = d.parent / "hooked"
+    shutil.copytree(d, hooked, symlinks=True)
+    with (hooked / "dbt_project.yml").open("a") as f:
+        f.write('on-run-start: ["{{ pdelta.cut_sources() }}"]\n')
+    _, errors = validate(Project(parse_manifest(hooked, ROOT), hooked))
+    assert not [e for e in errors if e.is_error], [e.render() for e in errors]
 
 
 @pytest.mark.parametrize("model, level, pinned, why", [

@@ -50,6 +50,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
             views[node.name] = view
         if node in nodes:
             errors += errs
+    errors += check_source_time_hook(project, select)
     for node in nodes:
         errors += check_body(node)
         if node.name in views:
@@ -57,6 +58,23 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
             errors += check_options(node, views[node.name])
             errors += check_self_maintainable(project, node, views[node.name], views)
     return views, errors
+
+
+def check_source_time_hook(project: Project, select: set[str] | None = None) -> list[Violation]:
+    """Mirrors that declare `source_time` are cut once per run by the project's on-run-start hook
+    `pdelta.cut_sources()` (macros/engine/cut_sources.sql); without it each of their runs stops."""
+    nodes = project.manifest.nodes.values()
+    cut = [n for n in nodes if n.resource_type.value == "model" and n.config.materialized == "mirror"
+           and isinstance(n.config.get("pdelta_mirror"), dict) and n.config.get("pdelta_mirror").get("source_time")
+           and (select is None or n.name in select)]
+    hooked = any(n.resource_type.value == "operation" and "on-run-start" in (n.tags or [])
+                 and "cut_sources" in (n.raw_code or "") for n in nodes)
+    if not cut or hooked:
+        return []
+    return [Violation(n.name, "source-time-hook", "declares source_time, but the project has no on-run-start hook "
+                      "that cuts its source's feeds, so every run of it would stop",
+                      hint='add `on-run-start: ["{{ pdelta.cut_sources() }}"]` to dbt_project.yml '
+                           "(docs/dimension-views.md, a consistent cut across one source's feeds)") for n in cut]
 
 
 def check_options(node, view: View) -> list[Violation]:
