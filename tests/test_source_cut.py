@@ -26,6 +26,7 @@ import pytest
 from contract.delta_project import parsed_runner
 from pdelta.cli import explain_next_refresh
 from pdelta_env import use_local_target
+from user_project import write_user_project
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "pdelta_source_cut"
@@ -107,13 +108,12 @@ def view_sql(c_state: str, a_state: str) -> str:
 
 
 def write_project(root: Path) -> None:
+    write_user_project(root, "pdelta_source_cut_it")
+    with (root / "dbt_project.yml").open("a") as f:
+        f.write("on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
+                "models:\n  pdelta_source_cut_it:\n    +file_format: delta\n")
     models = root / "models"
-    models.mkdir(parents=True)
-    (root / "dbt_project.yml").write_text(
-        "name: pdelta_source_cut_it\nversion: '1.0'\nconfig-version: 2\nprofile: pdelta\n"
-        "on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
-        "models:\n  pdelta_source_cut_it:\n    +file_format: delta\n")
-    (root / "packages.yml").write_text(f"packages:\n  - local: {json.dumps(str(ROOT))}\n")
+    models.mkdir()
     keys = "".join(f"  - name: {name}\n    columns: [{{name: {key}, data_tests: [unique, not_null]}}]\n"
                    for name, key in (("m_c", "cid"), ("m_a", "aid"), ("p_c", "cid"), ("p_a", "aid")))
     (models / "schema.yml").write_text(

@@ -210,17 +210,13 @@
   {%- set by_source = {} -%}
   {%- for alias in aliases if inputs[alias].get('cut') -%}
     {%- set cut = inputs[alias]['cut'] -%}
-    {%- do by_source.setdefault(cut['source'], []).append('`' ~ alias ~ '` at ' ~ cut['t']) -%}
+    {%- do by_source.setdefault(cut['source'], []).append({'alias': alias, 't': cut['t']}) -%}
   {%- endfor -%}
-  {%- for source_name, seen in by_source.items() -%}
-    {%- set times = [] -%}
-    {%- for alias in aliases if inputs[alias].get('cut') and inputs[alias]['cut']['source'] == source_name -%}
-      {%- if inputs[alias]['cut']['t'] not in times -%}{%- do times.append(inputs[alias]['cut']['t']) -%}{%- endif -%}
-    {%- endfor -%}
-    {%- if times | length > 1 -%}
-      {{ return('its mirrors of source `' ~ source_name ~ '` were cut at different source times (' ~ seen | join(', ')
-                ~ '): a run refreshed some of them and not the others') }}
-    {%- endif -%}
+  {%- for source_name, seen in by_source.items() if seen | map(attribute='t') | unique | list | length > 1 -%}
+    {%- set phrases = [] -%}
+    {%- for s in seen -%}{%- do phrases.append('`' ~ s['alias'] ~ '` at ' ~ s['t']) -%}{%- endfor -%}
+    {{ return('its mirrors of source `' ~ source_name ~ '` were cut at different source times ('
+              ~ phrases | join(', ') ~ '): a run refreshed some of them and not the others') }}
   {%- endfor -%}
   {{ return(none) }}
 {% endmacro %}

@@ -139,17 +139,20 @@ def input_read(project, alias: str, relation, pin: bool) -> InputRead:
                      name)
 
 
+def cut_source(node) -> str | None:
+    """the source a mirror model's feed is cut with (its declaration's `source_time`, and `source`, default
+    `default`: macros/engine/mirror.sql normalize_mirror), or None when it is not cut by source time"""
+    declared = (node.config.get("pdelta_mirror") if node is not None else None) or {}
+    if node is None or node.config.materialized != "mirror" or not isinstance(declared, dict) \
+            or not declared.get("source_time"):
+        return None
+    return declared.get("source") or "default"
+
+
 def common_source_cut(project, reads: list[InputRead]) -> str | None:
-    """the source whose cut by source time every input's mirror takes (its declaration's `source_time`, one
-    `source` for all), or None"""
-    sources = set()
-    for r in reads:
-        node = project.model_node(r.model) if r.kind == "mirror" and r.model else None
-        declared = (node.config.get("pdelta_mirror") if node is not None else None) or {}
-        if not isinstance(declared, dict) or not declared.get("source_time"):
-            return None
-        sources.add(declared.get("source") or "default")
-    return sources.pop() if len(sources) == 1 else None
+    """the source whose cut by source time every input's mirror takes (one `source` for all), or None"""
+    sources = {cut_source(project.model_node(r.model)) if r.kind == "mirror" and r.model else None for r in reads}
+    return sources.pop() if len(sources) == 1 and None not in sources else None
 
 
 def view_level(project, view: View, views: dict[str, View], project_vars: dict | None = None,

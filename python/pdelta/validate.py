@@ -15,6 +15,7 @@ from .declaration import View, Violation, normalize
 from .project import Node, Project, blank_jinja, type_family
 from .flags import technique_sets
 from . import contract, maintainability
+from .consistency import cut_source
 from .options import DEFAULT_PLAN, apply_option_errors, rebuild_option_errors
 from .techniques import FORMAT_SETS, KNOWN, TECHNIQUES, VIEW_FEED
 
@@ -64,8 +65,7 @@ def check_source_time_hook(project: Project, select: set[str] | None = None) -> 
     """Mirrors that declare `source_time` are cut once per run by the project's on-run-start hook
     `pdelta.cut_sources()` (macros/engine/cut_sources.sql); without it each of their runs stops."""
     nodes = project.manifest.nodes.values()
-    cut = [n for n in nodes if n.resource_type.value == "model" and n.config.materialized == "mirror"
-           and isinstance(n.config.get("pdelta_mirror"), dict) and n.config.get("pdelta_mirror").get("source_time")
+    cut = [n for n in nodes if n.resource_type.value == "model" and cut_source(n) is not None
            and (select is None or n.name in select)]
     hooked = any(n.resource_type.value == "operation" and "on-run-start" in (n.tags or [])
                  and "cut_sources" in (n.raw_code or "") for n in nodes)
