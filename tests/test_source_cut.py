@@ -13,7 +13,8 @@ nothing (gone: a state the source was never in); the address row arrives with a 
 another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
 the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
 the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors stop, naming it) until
-its sink writes a heartbeat; feed rows whose sequence and source time disagree in order stop their
+its sink writes a heartbeat; a feed joining the source with older rows moves the cut back below what
+the mirrors consumed, and they stop; feed rows whose sequence and source time disagree in order stop their
 mirror. After every run each view is compared with the recomputation from the source's history at the
 cut."""
 from __future__ import annotations
@@ -118,7 +119,8 @@ def write_project(root: Path) -> None:
                    for name, key in (("m_c", "cid"), ("m_a", "aid"), ("p_c", "cid"), ("p_a", "aid")))
     (models / "schema.yml").write_text(
         f"version: 2\nsources:\n  - name: sc\n    schema: {SCHEMA}\n    tables:\n"
-        "      - name: feed_c\n      - name: feed_a\n      - name: heartbeats_a\nmodels:\n" + keys)
+        "      - name: feed_c\n      - name: feed_a\n      - name: heartbeats_a\n      - name: feed_x\n"
+        "models:\n" + keys)
     for rel in ("c", "a"):
         (models / f"m_{rel}.sql").write_text(mirror_sql(rel, cut=True))
         (models / f"p_{rel}.sql").write_text(mirror_sql(rel, cut=False))
@@ -236,6 +238,29 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet) == rows("v_plain")
+
+        # a feed joins the source group with a row older than the cut the mirrors stand at: the group's cut moves
+        # back below what m_c and m_a consumed, and they stop rather than record that they stand at it
+        spark.sql(f"create table {SCHEMA}.feed_x (xid int, note string, _pdelta_before struct<note: string>, "
+                  "_pdelta_type string, _pdelta_seq bigint, _pdelta_source_time bigint) using delta")
+        spark.sql(f"insert into {SCHEMA}.feed_x values (1, 'x', null, 'ins', 1, 1)")
+        joined = {"changes": ["sc", "feed_x"], "key": ["xid"], "technique": "log_based",
+                  "source_time": "_pdelta_source_time", "source": SOURCE}
+        (project / "models" / "m_x.sql").write_text("{%- set m = " + json.dumps(joined) + " -%}\n"
+                                                    "{{ config(materialized='mirror', pdelta_mirror=m) }}\n"
+                                                    "{{ pdelta.mirror(m) }}\n")
+        runner, manifest = parsed_runner(project, ROOT, [on_event])
+        consumed = {m: batches(m) for m in ("m_c", "m_a")}
+        statuses = dbt_run("m_c", "m_a", "m_x")
+        assert cut_of_last_run() == 1 and statuses["m_x"][0] == "success", statuses
+        assert all(statuses[m][0] == "error" and "the cut moved back" in statuses[m][1]
+                   and batches(m) == consumed[m] for m in ("m_c", "m_a")), statuses
+        # without it the cut is where it was, and every model runs
+        (project / "models" / "m_x.sql").unlink()
+        runner, manifest = parsed_runner(project, ROOT, [on_event])
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet)
 
         # two address rows whose feed order disagrees with the source's (the first committed after the
         # second, and after the customer feed's newest): the cut falls between them, so its mirror stops
