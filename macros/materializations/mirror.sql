@@ -82,9 +82,17 @@
   {%- do inputs['changes'].update({'hi': hi}) -%}
   {%- set staged = none if full else staged -%}
   {%- set retry = staged is not none and staged['batch_id'] == blog['last'] + 1 -%}
+  {%- set bad_aliases = [] -%}
+  {%- if checked and not retry -%}
+    {%- set violations = pdelta.feed_contract_violations(inputs, {} if full else blog['positions'], contract_opts) -%}
+    {%- set bad_aliases = pdelta.exclude_bad_rows(inputs,
+                                                  pdelta.enforce_feed_contract('mirror ' ~ model.name, violations),
+                                                  contract_opts) -%}
+  {%- endif -%}
   {#- a cut whose bound is below what the mirror consumed: its group's cut moved back (a feed joined the group, a
       heartbeat table went, the source time column changed). The mirror holds rows past it, so recording that it
-      stands at it would let a view read a state its source was never in -#}
+      stands at it would let a view read a state its source was never in. After the feed contract: a rewritten
+      feed (its sequences restarted) says so first -#}
   {%- if cut is not none and not full and not retry and lo is not none
         and (cut['bound'] is none or cut['bound'] < lo) -%}
     {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ' declares source_time `' ~ m['source_time']
@@ -94,13 +102,6 @@
           ~ ' joined the source group, a heartbeat table went, or the source time column changed), so nothing'
           ~ ' was written. Run again once the cut has passed that sequence, or run it with --full-refresh to'
           ~ ' rebuild it at the cut.') }}
-  {%- endif -%}
-  {%- set bad_aliases = [] -%}
-  {%- if checked and not retry -%}
-    {%- set violations = pdelta.feed_contract_violations(inputs, {} if full else blog['positions'], contract_opts) -%}
-    {%- set bad_aliases = pdelta.exclude_bad_rows(inputs,
-                                                  pdelta.enforce_feed_contract('mirror ' ~ model.name, violations),
-                                                  contract_opts) -%}
   {%- endif -%}
   {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}
