@@ -94,6 +94,11 @@ def mirror_sql(rel: str, cut: bool) -> str:
                 **({"source_time": "_pdelta_source_time", "source": SOURCE} if cut else {}),
                 # the address feed's sink writes heartbeats: it holds every row up to their source time
                 **({"heartbeats": ["sc", "heartbeats_a"]} if cut and rel == "a" else {})}
+    return mirror_model(declared)
+
+
+def mirror_model(declared: dict) -> str:
+    """a mirror model's SQL file for its declaration"""
     return ("{%- set m = " + json.dumps(declared) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
 
@@ -246,9 +251,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         spark.sql(f"insert into {SCHEMA}.feed_x values (1, 'x', null, 'ins', 1, 1)")
         joined = {"changes": ["sc", "feed_x"], "key": ["xid"], "technique": "log_based",
                   "source_time": "_pdelta_source_time", "source": SOURCE}
-        (project / "models" / "m_x.sql").write_text("{%- set m = " + json.dumps(joined) + " -%}\n"
-                                                    "{{ config(materialized='mirror', pdelta_mirror=m) }}\n"
-                                                    "{{ pdelta.mirror(m) }}\n")
+        (project / "models" / "m_x.sql").write_text(mirror_model(joined))
         runner, manifest = parsed_runner(project, ROOT, [on_event])
         consumed = {m: batches(m) for m in ("m_c", "m_a")}
         statuses = dbt_run("m_c", "m_a", "m_x")
