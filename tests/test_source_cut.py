@@ -16,7 +16,10 @@ the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors s
 its sink writes a heartbeat; a feed joining the source with older rows moves the cut back below what
 the mirrors consumed, and they stop; feed rows whose sequence and source time disagree in order stop their
 mirror. After every run each view is compared with the recomputation from the source's history at the
-cut."""
+cut. The project sets pdelta_feed_history_rows to 0, so that the tiny feeds are cut as a large feed is: from the
+third run on, each cut reads only the rows past its feed's last bound (the first reads every row, the second
+every row as of a Delta commit it keeps); a feed joining the group, or a consumed feed row rewritten (its source
+time taken away: only a cut that reads every row sees it), makes the next cut read every row again."""
 from __future__ import annotations
 
 import json
@@ -117,6 +120,7 @@ def write_project(root: Path) -> None:
     write_user_project(root, "pdelta_source_cut_it")
     with (root / "dbt_project.yml").open("a") as f:
         f.write("on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
+                "vars:\n  pdelta_feed_history_rows: 0\n"
                 "models:\n  pdelta_source_cut_it:\n    +file_format: delta\n")
     models = root / "models"
     models.mkdir()
@@ -146,6 +150,11 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
     for rel in ("c", "a"):
         spark.sql(f"create table {SCHEMA}.feed_{rel} ({FEED_TYPES[rel]}) using delta")
     spark.sql(f"create table {SCHEMA}.heartbeats_a (_pdelta_source_time bigint) using delta")
+    # the cuts table as an earlier pdelta made it, without the columns the next run's cut starts from: the hook
+    # adds them
+    spark.sql(f"create table {SCHEMA}.pdelta_cuts (invocation_id string, source string, feed string, w string, "
+              "t string, bound bigint, null_time bigint, disorder bigint, lag double, held_by string, "
+              "cut_at timestamp) using delta")
     notes: list[str] = []
 
     def on_event(msg) -> None:
@@ -170,6 +179,11 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         found = spark.sql(f"select t from {SCHEMA}.pdelta_cuts order by cut_at desc limit 1").collect()
         return int(found[0][0])
 
+    def reads_of_last_run() -> set[str]:
+        """how the last run's cut read the group's feeds: `full`, or `past the bound` (its rows past the last cut)"""
+        return {r[0] for r in spark.sql(f"select feed_read from {SCHEMA}.pdelta_cuts where cut_at = "
+                                        f"(select max(cut_at) from {SCHEMA}.pdelta_cuts)").collect()}
+
     try:
         runner, manifest = parsed_runner(project, ROOT, [on_event])
         shop = Source()
@@ -180,7 +194,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
             shop.deliver(spark, rel)
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
-        assert cut_of_last_run() == 1
+        assert cut_of_last_run() == 1 and reads_of_last_run() == {"full"}
         assert rows("v") == rows("v_plain") == shop.view_at(1)
 
         # Ann moves to a new address in one transaction; the customer feed has it, the address feed not yet
@@ -189,6 +203,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == moved - 1  # the address feed holds rows up to the build's time only
+        assert reads_of_last_run() == {"full"}  # the first cut kept no Delta commit to read the history from
         assert rows("v") == shop.view_at(moved - 1), "the cut view shows the source before the transaction"
         # the control consumed Ann's move without her address: she is gone, a state the source was never in
         assert rows("v_plain") not in shop.views() and 1 not in {r[0] for r in rows("v_plain")}, rows("v_plain")
@@ -199,7 +214,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
             shop.deliver(spark, rel)
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
-        assert cut_of_last_run() == moved
+        assert cut_of_last_run() == moved and reads_of_last_run() == {"past the bound"}
         assert rows("v") == shop.view_at(moved), "Ann in Bonn, Bob's rename (past the cut) not yet"
         assert rows("v_plain") == shop.view_at(renamed)
 
@@ -243,6 +258,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet) == rows("v_plain")
+        assert reads_of_last_run() == {"past the bound"}  # the heartbeat moved the cut; the feeds were appended to
 
         # a feed joins the source group with a row older than the cut the mirrors stand at: the group's cut moves
         # back below what m_c and m_a consumed, and they stop rather than record that they stand at it
@@ -256,6 +272,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         consumed = {m: batches(m) for m in ("m_c", "m_a")}
         statuses = dbt_run("m_c", "m_a", "m_x")
         assert cut_of_last_run() == 1 and statuses["m_x"][0] == "success", statuses
+        assert reads_of_last_run() == {"full"}  # another group of feeds than the last cut's
         assert all(statuses[m][0] == "error" and "the cut moved back" in statuses[m][1]
                    and batches(m) == consumed[m] for m in ("m_c", "m_a")), statuses
         # without it the cut is where it was, and every model runs
@@ -263,7 +280,19 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         runner, manifest = parsed_runner(project, ROOT, [on_event])
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
-        assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet)
+        assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet) and reads_of_last_run() == {"full"}
+
+        # a consumed customer row loses its source time (a rewrite, not an append): the cut after it reads every
+        # row and sees it, so m_c stops; once it is back, every model runs, and the cut after that reads only what
+        # is past the bounds again
+        spark.sql(f"update {SCHEMA}.feed_c set _pdelta_source_time = null where _pdelta_seq = 1")
+        statuses = dbt_run("m_c")
+        assert statuses["m_c"][0] == "error" and "feed-source-time-null: 1 row(s)" in statuses["m_c"][1], statuses
+        assert reads_of_last_run() == {"full"}
+        spark.sql(f"update {SCHEMA}.feed_c set _pdelta_source_time = 1 where _pdelta_seq = 1")
+        statuses = dbt_run()
+        assert all(s == "success" for s, _ in statuses.values()), statuses
+        assert cut_of_last_run() == quiet and rows("v") == shop.view_at(quiet) and reads_of_last_run() == {"full"}
 
         # two address rows whose feed order disagrees with the source's (the first committed after the
         # second, and after the customer feed's newest): the cut falls between them, so its mirror stops
@@ -277,6 +306,7 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         consumed = batches("m_a")
         statuses = dbt_run("m_a")
         assert statuses["m_a"][0] == "error" and "feed-source-time-order: 1 row(s)" in statuses["m_a"][1], statuses
+        assert reads_of_last_run() == {"past the bound"}
         assert batches("m_a") == consumed
     finally:
         restore()

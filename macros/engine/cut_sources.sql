@@ -19,25 +19,115 @@
 
 {#- The on-run-start hook: for each source group that the project's mirrors declare, one statement
     reads the group's feeds (sequence and source time only) and appends this run's cut of each feed
-    to `pdelta_cuts` in the target schema (source_cut_sql). Only under `dbt run` and `dbt build`;
-    returns no SQL for dbt to run. A group with a feed that does not exist yet is not cut: its
-    mirrors stop and say so (run_cut). -#}
+    to `pdelta_cuts` in the target schema (source_cut_sql): the rows past each feed's last cut bound
+    when the feeds were only appended to since then (cut_reads), else every row. Only under `dbt run`
+    and `dbt build`; returns no SQL for dbt to run. A group with a feed that does not exist yet is not
+    cut: its mirrors stop and say so (run_cut). -#}
 {% macro cut_sources() %}
   {%- if not execute or invocation_args_dict.get('which') not in ['run', 'build'] -%}{{ return('') }}{%- endif -%}
   {%- set groups = pdelta.source_time_groups() -%}
   {%- if not groups -%}{{ return('') }}{%- endif -%}
   {%- set cuts = pdelta.cuts_relation() -%}
+  {%- set columns = pdelta.cut_table_columns() -%}
   {%- call statement('create_cuts_table') -%}
-    create table if not exists {{ cuts }} (invocation_id string, source string, feed string, w string, t string,
-      bound bigint, null_time bigint, disorder bigint, lag double, held_by string, cut_at timestamp) using delta
+    create table if not exists {{ cuts }} (
+      {%- for name, type in columns %}{{ name }} {{ type }}{{ ', ' if not loop.last }}{% endfor -%}
+    ) using delta
   {%- endcall -%}
   {#- dbt listed the schema's relations before the hook ran: the mirrors look the table up in that list -#}
   {%- do adapter.cache_added(cuts) -%}
+  {%- do pdelta.add_cut_columns(cuts, columns) -%}
   {%- for source_name, feeds in groups.items()
         if feeds | selectattr('exists', 'equalto', false) | list | length == 0 -%}
-    {%- call statement('cut_source') -%}{{ pdelta.source_cut_sql(cuts, source_name, feeds) }}{%- endcall -%}
+    {%- set reads = pdelta.cut_reads(cuts, source_name, feeds) -%}
+    {%- call statement('cut_source') -%}{{ pdelta.source_cut_sql(cuts, source_name, feeds, reads) }}{%- endcall -%}
   {%- endfor -%}
   {{ return('') }}
+{% endmacro %}
+
+{#- `pdelta_cuts`' columns, in order: per run and feed, the cut (w, t, bound), the contract's counts, the lag;
+    then what the next run's cut starts from (cut_reads): the feed's rows at or below the bound, the Delta
+    commit read, the source time column and heartbeat table it was cut by, W encoded exactly (`w_json`,
+    independent of the session's time zone) with its type, and how the feed was read (`full`, or
+    `past the bound`: only the rows past the last cut's bound) -#}
+{% macro cut_table_columns() %}
+  {{ return([('invocation_id', 'string'), ('source', 'string'), ('feed', 'string'), ('w', 'string'), ('t', 'string'),
+             ('bound', 'bigint'), ('null_time', 'bigint'), ('disorder', 'bigint'), ('lag', 'double'),
+             ('held_by', 'string'), ('cut_at', 'timestamp'), ('rows_at_bound', 'bigint'), ('version', 'bigint'),
+             ('version_at', 'string'), ('source_time', 'string'), ('heartbeats', 'string'), ('w_json', 'string'),
+             ('time_type', 'string'), ('feed_read', 'string')]) }}
+{% endmacro %}
+
+{#- a `pdelta_cuts` table an earlier pdelta made has the columns up to `cut_at`: the others are added (its rows
+    have none there, so the next cut reads every row) -#}
+{% macro add_cut_columns(cuts, columns) %}
+  {%- set present = adapter.get_columns_in_relation(cuts) | map(attribute='name') | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for name, type in columns if name not in present -%}{%- do missing.append(name ~ ' ' ~ type) -%}{%- endfor -%}
+  {%- if missing -%}
+    {%- call statement('add_cut_columns') -%}
+      alter table {{ cuts }} add columns ({{ missing | join(', ') }})
+    {%- endcall -%}
+  {%- endif -%}
+{% endmacro %}
+
+{#- How this run's cut reads each feed of a source group, from the group's last cut in `cuts`:
+    {prior: that cut's invocation id, incremental: read only the rows past each feed's last bound,
+     feeds: feed -> {version, at (the Delta commit read, pinned with VERSION AS OF), bound, time_type}}.
+    Rows at or below a feed's last bound B all had a source time at or below the last cut T (its contract
+    held: none without one, none out of order), so the new W is the largest of the last W, the heartbeats
+    and the rows past B, and the new bound the largest sequence past B at or below the new T, else B
+    (docs/dimension-views.md). That holds while the group has the same feeds, each cut by the same column
+    and heartbeat table, and each feed was only appended to since the commit that cut read
+    (`describe history`: blind appends and commits that keep every row); otherwise every row is read.
+    Below pdelta_feed_history_rows rows at or below the bounds (the project var, 100,000), or with a feed
+    that is not a Delta table, the history is not read and neither is a commit pinned: reading every row
+    costs less than the `describe history` statements. -#}
+{% macro cut_reads(cuts, source_name, feeds) %}
+  {%- set names = ['feed', 'bound', 'rows_at_bound', 'version', 'version_at', 'source_time', 'heartbeats', 'w_json',
+                   'time_type', 'null_time', 'disorder', 'invocation_id'] -%}
+  {%- set source_literal = pdelta.sql_literal(source_name) -%}
+  {%- set found = run_query('select ' ~ names | join(', ') ~ ' from ' ~ cuts ~ ' where source = ' ~ source_literal
+                            ~ ' and invocation_id = (select max_by(invocation_id, cut_at) from ' ~ cuts
+                            ~ ' where source = ' ~ source_literal ~ ')') -%}
+  {%- set prior = {} -%}
+  {%- for row in found.rows -%}
+    {%- set cut = {} -%}
+    {%- for name in names -%}{%- do cut.update({name: row[loop.index0]}) -%}{%- endfor -%}
+    {%- do prior.update({cut['feed']: cut}) -%}
+  {%- endfor -%}
+  {%- set ns = namespace(rows=0, delta=true, incremental=true, invocation=none) -%}
+  {%- for feed in feeds -%}
+    {%- set cut = prior.get(feed['feed']) or {} -%}
+    {%- set ns.rows = ns.rows + (cut.get('rows_at_bound') or 0) | int -%}
+    {%- set ns.invocation = cut.get('invocation_id') or ns.invocation -%}
+    {%- set relation = adapter.get_relation(database=feed['relation'].database, schema=feed['relation'].schema,
+                                            identifier=feed['relation'].identifier) -%}
+    {%- set ns.delta = ns.delta and relation is not none and relation.is_delta -%}
+  {%- endfor -%}
+  {%- if not prior or not ns.delta or ns.rows < var('pdelta_feed_history_rows', 100000) | int -%}
+    {{ return({'prior': none, 'incremental': false, 'feeds': {}}) }}
+  {%- endif -%}
+  {%- set ns.incremental = prior.keys() | sort == feeds | map(attribute='feed') | sort -%}
+  {%- set reads = {} -%}
+  {%- for feed in feeds -%}
+    {%- set cut = prior.get(feed['feed']) or {} -%}
+    {%- set since = {'version': cut['version'], 'at': cut['version_at']} if cut.get('version') is not none else none -%}
+    {%- set history = pdelta.feed_history(feed['relation'], since, 1) -%}
+    {%- if since is not none and history['version'] > since['version'] | int -%}
+      {#- commits since the last cut: each of them read, up to a thousand (more: every row is read) -#}
+      {%- set history = pdelta.feed_history(feed['relation'], since,
+                                            [history['version'] - since['version'] | int + 1, 1000] | min) -%}
+    {%- endif -%}
+    {%- set heartbeats = pdelta.cut_feed_name(feed['heartbeats']) if feed['heartbeats'] is not none else none -%}
+    {%- set ns.incremental = ns.incremental and history['appends_only'] and cut.get('source_time') == feed['column']
+          and cut.get('heartbeats') == heartbeats and (cut.get('null_time') or 0) | int == 0
+          and (cut.get('disorder') or 0) | int == 0 and cut.get('bound') is not none and cut.get('w_json') is not none
+          and cut.get('time_type') is not none -%}
+    {%- do reads.update({feed['feed']: {'version': history['version'], 'at': history['at'],
+                                        'bound': cut.get('bound'), 'time_type': cut.get('time_type')}}) -%}
+  {%- endfor -%}
+  {{ return({'prior': ns.invocation, 'incremental': ns.incremental, 'feeds': reads}) }}
 {% endmacro %}
 
 {#- the table the run's cuts go to: `pdelta_cuts` in the target's schema -#}
@@ -101,15 +191,39 @@
     feed with no change does not hold the cut back. Per feed: W, T (both as text: source times may be
     numbers or timestamps), the bound (none when no row is at or below T), rows without a source time
     (`null_time`) and rows at or below the bound whose source time is past T (`disorder`: sequence and
-    source time disagree in order), which the feed contract stops on (run_cut). Only the sequence and
-    source time columns are read; no data value is spliced into the SQL. -#}
-{% macro source_cut_sql(cuts, source_name, feeds) %}
+    source time disagree in order), which the feed contract stops on (run_cut), and what the next run's
+    cut starts from (cut_table_columns). `reads` (cut_reads): each feed read as of the Delta commit it
+    names, and with `incremental`, only its rows past the last cut's bound, its last W carried as a row
+    without a sequence. Only the sequence and source time columns are read; no data value is spliced into
+    the SQL. -#}
+{% macro source_cut_sql(cuts, source_name, feeds, reads={'incremental': false, 'feeds': {}}) %}
   {%- set q = adapter.quote -%}
-  insert into {{ cuts }}
-  with f as (
+  {%- set incremental = reads['incremental'] -%}
+  {#- W as JSON with its time zone and every digit of its fraction, so that a later run's session reads it back
+      exactly whatever its time zone -#}
+  {%- set json_options = "map('timestampFormat', 'yyyy-MM-dd HH:mm:ss.SSSSSSXXX', "
+                         ~ "'timestampNTZFormat', 'yyyy-MM-dd HH:mm:ss.SSSSSS')" -%}
+  insert into {{ cuts }} ({{ pdelta.cut_table_columns() | map('first') | join(', ') }})
+  with
+  {%- if incremental %}
+  prior as (
+    select feed, bound, rows_at_bound, w_json from {{ cuts }}
+    where invocation_id = {{ pdelta.sql_literal(reads['prior']) }} and source = {{ pdelta.sql_literal(source_name) }}
+  ),
+  {%- endif %}
+  f as (
     {%- for feed in feeds %}
+    {%- set read = reads['feeds'].get(feed['feed']) or {} %}
     select {{ pdelta.sql_literal(feed['feed']) }} as feed, `_pdelta_seq` as seq, {{ q(feed['column']) }} as st
-    from {{ feed['relation'] }}
+    from {{ feed['relation'] }}{{ ' version as of ' ~ (read['version'] | int) if read.get('version') is not none }}
+    {%- if incremental %}
+    where `_pdelta_seq` > {{ read['bound'] | int }}
+    union all
+    {#- the last cut's W: every row at or below its bound has a source time at or below it #}
+    select feed, cast(null as bigint), from_json(w_json, {{ pdelta.sql_literal('w ' ~ read['time_type']) }},
+      {{ json_options }}).w
+    from prior where feed = {{ pdelta.sql_literal(feed['feed']) }}
+    {%- endif %}
     {%- if feed['heartbeats'] is not none %}
     union all
     {#- a heartbeat: the feed holds every row up to its source time; no row of its own (no sequence) #}
@@ -118,20 +232,36 @@
     {%- endif %}{{ '\n    union all' if not loop.last }}
     {%- endfor %}
   ), names as (
+    {#- per feed, what the next run's cut starts from besides the cut itself -#}
     {%- for feed in feeds %}
-    select {{ pdelta.sql_literal(feed['feed']) }} as feed{{ '\n    union all' if not loop.last }}
+    {%- set read = reads['feeds'].get(feed['feed']) or {} %}
+    select {{ pdelta.sql_literal(feed['feed']) }} as feed,
+           {{ 'cast(null as bigint)' if read.get('version') is none else read['version'] | int }} as version,
+           {{ 'cast(null as string)' if read.get('at') is none else pdelta.sql_literal(read['at']) }} as version_at,
+           {{ pdelta.sql_literal(feed['column']) }} as source_time,
+           {{ 'cast(null as string)' if feed['heartbeats'] is none
+              else pdelta.sql_literal(pdelta.cut_feed_name(feed['heartbeats'])) }} as heartbeats
+    {{- '\n    union all' if not loop.last }}
     {%- endfor %}
   ), w as (
     {#- each feed's rows aggregated before the join: as the right side of a left join a feed cannot be broadcast,
         so every row of it was shuffled (21 s against 7.6 s over two feeds of 10M and 5M rows) -#}
-    select n.feed, a.w
+    select n.*, a.w
     from names as n left join (select feed, max(st) as w from f group by feed) as a on a.feed = n.feed
   ), t as (
     select case when count(w) = count(*) then min(w) end as t from w
   ), b as (
-    select f.feed, max(f.seq) as bound from f cross join t where f.st <= t.t group by f.feed
+    {#- the largest sequence at or below T; read past the last bound, that bound when none is -#}
+    select n.feed, {{ 'greatest(r.bound, p.bound)' if incremental else 'r.bound' }} as bound
+    from names as n
+    left join (select f.feed, max(f.seq) as bound from f cross join t where f.st <= t.t group by f.feed) as r
+      on r.feed = n.feed
+    {%- if incremental %}
+    left join prior as p on p.feed = n.feed
+    {%- endif %}
   ), checks as (
-    select f.feed, count_if(f.st is null) as null_time, count_if(f.seq <= b.bound and f.st > t.t) as disorder
+    select f.feed, count_if(f.st is null) as null_time, count_if(f.seq <= b.bound and f.st > t.t) as disorder,
+           count_if(f.seq <= b.bound) as rows_at_bound
     from f cross join t left join b on b.feed = f.feed group by f.feed
   ), held as (
     {#- how far the cut trails the group's newest source time (seconds for timestamps), and the feed that holds it
@@ -142,8 +272,15 @@
   )
   select {{ pdelta.sql_literal(invocation_id) }}, {{ pdelta.sql_literal(source_name) }}, w.feed,
          cast(w.w as string), cast(t.t as string), b.bound, coalesce(c.null_time, 0), coalesce(c.disorder, 0),
-         h.lag, h.held_by, current_timestamp()
+         h.lag, h.held_by, current_timestamp(),
+         coalesce(c.rows_at_bound, 0){{ ' + coalesce(p.rows_at_bound, 0)' if incremental }},
+         w.version, w.version_at, w.source_time,
+         w.heartbeats, to_json(named_struct('w', w.w), {{ json_options }}), typeof(w.w),
+         {{ "'past the bound'" if incremental else "'full'" }}
   from w cross join t cross join held as h left join b on b.feed = w.feed left join checks as c on c.feed = w.feed
+  {%- if incremental %}
+  left join prior as p on p.feed = w.feed
+  {%- endif %}
 {%- endmacro %}
 
 {#- This run's cut of a mirror's feed `changes` ({bound, t, w, source}), read from `pdelta_cuts`. The
