@@ -183,3 +183,21 @@ def test_state_ahead_check_lifts_the_writer_order_condition(project):
         assert found.level == "convergence", found
         assert ("in either order" in found.strong_if) == either_order, (setting, found.strong_if)
         assert "no later than to the state" in found.strong_if, found.strong_if
+
+
+def test_explain_says_how_far_a_cut_trails_and_which_feed_holds_it():
+    """pdelta explain's lines for a source's last cut (explained_cuts): the lag and the feed that holds the cut
+    back, each feed's newest source time, bound and how the hook read it; a source with a feed without rows"""
+    lines = consistency.source_cut_lines("shop", {
+        "t": "5", "lag": 2.0, "held_by": "s.feed_a",
+        "feeds": {"s.feed_c": {"w": "7", "bound": 9, "read": "past the bound"},
+                  "s.feed_a": {"w": "5", "bound": None, "read": "full"}}})
+    assert lines == ["source `shop`: the last run's cut is at source time 5, 2 behind the newest source time of its "
+                     "feeds (seconds for timestamps), held back by feed s.feed_a",
+                     "  feed s.feed_a: newest source time 5, no row at or below the cut; the hook read every row",
+                     "  feed s.feed_c: newest source time 7, through sequence 9; the hook read only its rows past the "
+                     "last cut's bound"]
+    level = consistency.source_cut_lines("shop", {"t": "7", "lag": 0.0, "held_by": "s.feed_c", "feeds": {}})
+    assert level == ["source `shop`: the last run's cut is at source time 7, at the newest source time of its feeds"]
+    none_yet = consistency.source_cut_lines("shop", {"t": None, "lag": None, "held_by": "s.feed_x", "feeds": {}})
+    assert none_yet == ["source `shop`: the last run took no cut (a feed has no row yet: s.feed_x)"]

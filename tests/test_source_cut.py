@@ -12,10 +12,11 @@ arrived: `v` still shows the source before the transaction, `v_plain` shows the 
 nothing (gone: a state the source was never in); the address row arrives with a later change of
 another customer: `v` shows the source at the transaction; a run that refreshes only one mirror and
 the view: the view waits (its mirrors were cut at two times), writing nothing; a full run catches up;
-the quiet address feed holds the cut back (past pdelta_max_cut_lag the mirrors stop, naming it) until
-its sink writes a heartbeat; a feed joining the source with older rows moves the cut back below what
-the mirrors consumed, and they stop; feed rows whose sequence and source time disagree in order stop their
-mirror. After every run each view is compared with the recomputation from the source's history at the
+the quiet address feed holds the cut back (`pdelta explain` says by how much; past pdelta_max_cut_lag the
+mirrors stop, naming it) until its sink writes a heartbeat; a feed joining the source with older rows moves
+the cut back below what the mirrors consumed, and they stop; feed rows whose sequence and source time disagree
+in order stop their mirror.
+After every run each view is compared with the recomputation from the source's history at the
 cut. The project sets pdelta_feed_history_rows to 0, so that the tiny feeds are cut as a large feed is: from the
 third run on, each cut reads only the rows past its feed's last bound (the first reads every row, the second
 every row as of a Delta commit it keeps); a feed joining the group, or a consumed feed row rewritten (its source
@@ -195,6 +196,9 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == 1 and reads_of_last_run() == {"full"}
+        # the hook added the columns to the earlier table, and Delta compacts its small files as it grows
+        properties = dict(tuple(r) for r in spark.sql(f"show tblproperties {SCHEMA}.pdelta_cuts").collect())
+        assert properties.get("delta.autoOptimize.autoCompact") == "true", properties
         assert rows("v") == rows("v_plain") == shop.view_at(1)
 
         # Ann moves to a new address in one transaction; the customer feed has it, the address feed not yet
@@ -245,6 +249,11 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert all(s == "success" for s, _ in statuses.values()), statuses
         assert cut_of_last_run() == later and rows("v") == shop.view_at(later)
+        # `pdelta explain` says how far the cut trails and which feed holds it back
+        cuts = explain_next_refresh(project, ROOT, "local", "v", manifest=manifest)["source_cuts"]
+        assert cuts == {SOURCE: {"t": str(later), "lag": quiet - later, "held_by": f"{SCHEMA}.feed_a", "feeds": {
+            f"{SCHEMA}.feed_a": {"w": str(later), "bound": shop.seq["a"], "read": "past the bound"},
+            f"{SCHEMA}.feed_c": {"w": str(quiet), "bound": shop.seq["c"] - 1, "read": "past the bound"}}}}, cuts
         # a cut that trails the newest source time (the rename's) by more than pdelta_max_cut_lag stops the
         # mirrors, naming the feed that holds it back; a lag within it does not
         statuses = dbt_run("m_c", "m_a", variables={"pdelta_max_cut_lag": 0.5})

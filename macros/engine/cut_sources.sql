@@ -32,7 +32,7 @@
   {%- call statement('create_cuts_table') -%}
     create table if not exists {{ cuts }} (
       {%- for name, type in columns %}{{ name }} {{ type }}{{ ', ' if not loop.last }}{% endfor -%}
-    ) using delta
+    ) using delta tblproperties ({{ pdelta.cuts_compaction() }})
   {%- endcall -%}
   {#- dbt listed the schema's relations before the hook ran: the mirrors look the table up in that list -#}
   {%- do adapter.cache_added(cuts) -%}
@@ -58,8 +58,14 @@
              ('time_type', 'string'), ('feed_read', 'string')]) }}
 {% endmacro %}
 
+{#- `pdelta_cuts`' Delta auto compaction: each run appends a small file, and each mirror's run and the next cut
+    read the table; compacted after every few dozen of them it stays a few files -#}
+{% macro cuts_compaction() %}
+  {{ return("'delta.autoOptimize.autoCompact' = 'true'") }}
+{% endmacro %}
+
 {#- a `pdelta_cuts` table an earlier pdelta made has the columns up to `cut_at`: the others are added (its rows
-    have none there, so the next cut reads every row) -#}
+    have none there, so the next cut reads every row), and it is compacted as a new one is (cuts_compaction) -#}
 {% macro add_cut_columns(cuts, columns) %}
   {%- set present = adapter.get_columns_in_relation(cuts) | map(attribute='name') | map('lower') | list -%}
   {%- set missing = [] -%}
@@ -67,6 +73,9 @@
   {%- if missing -%}
     {%- call statement('add_cut_columns') -%}
       alter table {{ cuts }} add columns ({{ missing | join(', ') }})
+    {%- endcall -%}
+    {%- call statement('compact_cuts') -%}
+      alter table {{ cuts }} set tblproperties ({{ pdelta.cuts_compaction() }})
     {%- endcall -%}
   {%- endif -%}
 {% endmacro %}
@@ -86,16 +95,7 @@
 {% macro cut_reads(cuts, source_name, feeds) %}
   {%- set names = ['feed', 'bound', 'rows_at_bound', 'version', 'version_at', 'source_time', 'heartbeats', 'w_json',
                    'time_type', 'null_time', 'disorder', 'invocation_id'] -%}
-  {%- set source_literal = pdelta.sql_literal(source_name) -%}
-  {%- set found = run_query('select ' ~ names | join(', ') ~ ' from ' ~ cuts ~ ' where source = ' ~ source_literal
-                            ~ ' and invocation_id = (select max_by(invocation_id, cut_at) from ' ~ cuts
-                            ~ ' where source = ' ~ source_literal ~ ')') -%}
-  {%- set prior = {} -%}
-  {%- for row in found.rows -%}
-    {%- set cut = {} -%}
-    {%- for name in names -%}{%- do cut.update({name: row[loop.index0]}) -%}{%- endfor -%}
-    {%- do prior.update({cut['feed']: cut}) -%}
-  {%- endfor -%}
+  {%- set prior = pdelta.last_cut(cuts, source_name, names) -%}
   {%- set ns = namespace(rows=0, delta=true, incremental=true, invocation=none) -%}
   {%- for feed in feeds -%}
     {%- set cut = prior.get(feed['feed']) or {} -%}
@@ -128,6 +128,52 @@
                                         'bound': cut.get('bound'), 'time_type': cut.get('time_type')}}) -%}
   {%- endfor -%}
   {{ return({'prior': ns.invocation, 'incremental': ns.incremental, 'feeds': reads}) }}
+{% endmacro %}
+
+{#- The last cut of source `source_name` that `cuts` holds (the latest run's), as feed -> {column: value} for the
+    columns `names` (which include `feed`); empty when the source was never cut -#}
+{% macro last_cut(cuts, source_name, names) %}
+  {%- set source_literal = pdelta.sql_literal(source_name) -%}
+  {%- set found = run_query('select ' ~ names | join(', ') ~ ' from ' ~ cuts ~ ' where source = ' ~ source_literal
+                            ~ ' and invocation_id = (select max_by(invocation_id, cut_at) from ' ~ cuts
+                            ~ ' where source = ' ~ source_literal ~ ')') -%}
+  {%- set by_feed = {} -%}
+  {%- for row in found.rows -%}
+    {%- set cut = {} -%}
+    {%- for name in names -%}{%- do cut.update({name: row[loop.index0]}) -%}{%- endfor -%}
+    {%- do by_feed.update({cut['feed']: cut}) -%}
+  {%- endfor -%}
+  {{ return(by_feed) }}
+{% endmacro %}
+
+{#- For `pdelta explain`: the last cut of each source that the view's mirror inputs are cut by (freeze_inputs'
+    `cut`), so that a feed holding the others back shows, and by how much: source -> {t, lag (how far T trails
+    the group's newest source time; seconds for timestamps), held_by (the feed whose W is T, or one with no
+    row), feeds: feed -> {w, bound, read (`full`, or `past the bound`: only its rows past the last cut)}} -#}
+{% macro explained_cuts(inputs) %}
+  {%- set sources = [] -%}
+  {%- for inp in inputs.values() if inp.get('cut') and inp['cut']['source'] not in sources -%}
+    {%- do sources.append(inp['cut']['source']) -%}
+  {%- endfor -%}
+  {%- set cuts = pdelta.cuts_relation() -%}
+  {%- if not sources or not pdelta.relation_exists(cuts) -%}{{ return({}) }}{%- endif -%}
+  {#- a table an earlier pdelta made, not yet cut by this one, has no `feed_read` (add_cut_columns) -#}
+  {%- set present = adapter.get_columns_in_relation(cuts) | map(attribute='name') | map('lower') | list -%}
+  {%- set names = ['feed', 'w', 't', 'bound', 'lag', 'held_by'] + (['feed_read'] if 'feed_read' in present else []) -%}
+  {%- set out = {} -%}
+  {%- for source_name in sources -%}
+    {%- set by_feed = pdelta.last_cut(cuts, source_name, names) -%}
+    {%- set feeds = {} -%}
+    {%- for feed, cut in by_feed.items() -%}
+      {%- do feeds.update({feed: {'w': cut['w'], 'bound': none if cut['bound'] is none else cut['bound'] | int,
+                                  'read': cut.get('feed_read')}}) -%}
+    {%- endfor -%}
+    {%- set any_cut = (by_feed.values() | list)[0] if by_feed else {} -%}
+    {%- do out.update({source_name: {'t': any_cut.get('t'), 'held_by': any_cut.get('held_by'),
+                                     'lag': none if any_cut.get('lag') is none else any_cut['lag'] | float,
+                                     'feeds': feeds}}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {#- the table the run's cuts go to: `pdelta_cuts` in the target's schema -#}

@@ -188,7 +188,7 @@
       'changes_sql': changes_sql, 'apply_sql': '', 'declaration_changed': changed,
       'adaptation': adapt, 'column_adaptation': columns, 'not_adapted_because': adaptation['why'],
       'on_schema_change': refresh_opts['on_schema_change'], 'history': opts['history'] is not none,
-      'history_conflicts': history_stop} -%}
+      'history_conflicts': history_stop, 'source_cuts': pdelta.explained_cuts(inputs)} -%}
   {%- do opts.update({'append_ins': plan_kind != 'rules'}) -%}
   {%- if built -%}
     {#- a dry run: only the six-set counts are read (the rules plan with its own scratch prefix) -#}

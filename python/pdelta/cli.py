@@ -520,6 +520,10 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
             say(f"    read at Delta version {read['version']}: " + (
                 "appended to only since the last refresh, so only its pending rows in full" if read.get("appended_only")
                 else "every row (a commit since the last refresh was no append, or none was recorded)"))
+    for source, cut in (info.get("source_cuts") or {}).items():
+        # the last run's cut of a source the view's mirrors are cut by (macros/engine/cut_sources.sql)
+        for line in consistency.source_cut_lines(source, cut):
+            say("  " + line)
     rc = 0
     for stop in info.get("stops") or []:
         # rows that break the feed contract (macros/engine/feed_checks.sql): nothing is written

@@ -198,3 +198,24 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
                  "two of their feeds can be shown half applied (unless they are mirrors cut by source time together)",
                  reads, strong_if="no source transaction spans two of its feeds (independent sources): then each "
                                   "refresh shows the view of a state the sources were in, in order")
+
+
+def source_cut_lines(source: str, cut: dict) -> list[str]:
+    """`pdelta explain`'s lines for the last run's cut of `source` (macros/engine/cut_sources.sql explained_cuts):
+    where the cut is, how far it trails the newest source time of the source's feeds and which feed holds it
+    back, and per feed its newest source time, the sequence it was cut at and how the hook read it"""
+    if cut.get("t") is None:
+        head = f"source `{source}`: the last run took no cut (a feed has no row yet: {cut.get('held_by')})"
+    else:
+        lag = cut.get("lag")
+        behind = "at the newest source time of its feeds" if lag == 0 else (
+            f"{lag:g} behind the newest source time of its feeds (seconds for timestamps), held back by feed "
+            f"{cut.get('held_by')}" if lag is not None else "")
+        head = f"source `{source}`: the last run's cut is at source time {cut['t']}" + (f", {behind}" if behind else "")
+    lines = [head]
+    for feed, seen in sorted((cut.get("feeds") or {}).items()):
+        bound = "no row at or below the cut" if seen.get("bound") is None else f"through sequence {seen['bound']}"
+        lines.append(f"  feed {feed}: newest source time {seen.get('w')}, {bound}; the hook read "
+                     + ("only its rows past the last cut's bound" if seen.get("read") == "past the bound"
+                        else "every row"))
+    return lines
