@@ -101,9 +101,7 @@
     {%- set cut = prior.get(feed['feed']) or {} -%}
     {%- set ns.rows = ns.rows + (cut.get('rows_at_bound') or 0) | int -%}
     {%- set ns.invocation = cut.get('invocation_id') or ns.invocation -%}
-    {%- set relation = adapter.get_relation(database=feed['relation'].database, schema=feed['relation'].schema,
-                                            identifier=feed['relation'].identifier) -%}
-    {%- set ns.delta = ns.delta and relation is not none and relation.is_delta -%}
+    {%- set ns.delta = ns.delta and feed['delta'] -%}
   {%- endfor -%}
   {%- if not prior or not ns.delta or ns.rows < var('pdelta_feed_history_rows', 100000) | int -%}
     {{ return({'prior': none, 'incremental': false, 'feeds': {}}) }}
@@ -203,9 +201,11 @@
       {%- set listed = groups.setdefault(source_name, []) -%}
       {%- set heartbeats = pdelta._graph_relation(declared['heartbeats']) if declared.get('heartbeats') else none -%}
       {%- if feed not in listed | map(attribute='feed') | list -%}
+        {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
+                                             identifier=relation.identifier) -%}
         {%- do listed.append({'feed': feed, 'relation': relation, 'column': declared['source_time'],
-                              'heartbeats': heartbeats,
-                              'exists': pdelta.relation_exists(relation)
+                              'heartbeats': heartbeats, 'delta': found is not none and found.is_delta,
+                              'exists': found is not none
                                         and (heartbeats is none or pdelta.relation_exists(heartbeats))}) -%}
       {%- endif -%}
     {%- endif -%}
