@@ -23,7 +23,12 @@ from user_project import ROOT, dbt_deps, write_user_project
 
 FEED_COLS = ("cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, "
              "cast(null as bigint) as _pdelta_seq")
-SEEDS = {"cust": "cid,cname,caddr\n1,Ann,1\n", "addr": "aid,acity\n1,Aachen\n"}
+SEEDS = {"cust": "cid,cname,caddr\n1,Ann,1\n", "addr": "aid,acity\n1,Aachen\n",
+         "cust_raw": "seq,op,cid,cname,caddr,ts\n1,I,1,Ann,1,1\n"}
+# a capture of the raw customer log cut by source time with source `shop` (macros/capture/capture_source_time.sql),
+# and a mirror of its feed, which stands at the cut of the capture's batches it consumed
+CAPTURE_CUT = {"raw": "cust_raw", "format": "log_based", "key": ["cid"],
+               "columns": {"cid": "int", "cname": "string", "caddr": "int"}, "source_time": "ts", "source": "shop"}
 SCHEMA_YML = """version: 2
 seeds:
   - name: cust
@@ -43,6 +48,8 @@ models:
     columns: [{name: aid, data_tests: [unique, not_null]}]
   - name: addr_mirror_other_cut
     columns: [{name: aid, data_tests: [unique, not_null]}]
+  - name: cust_mirror_of_capture
+    columns: [{name: cid, data_tests: [unique, not_null]}]
 """
 C = {"key": ["cid"], "technique": "log_based", "columns": ["cid", "cname", "caddr"]}
 A = {"key": ["aid"], "technique": "log_based", "join": {"to": "c", "on": {"caddr": "aid"}}, "columns": ["acity"]}
@@ -78,6 +85,10 @@ VIEWS = {
     "v_mirrors_one_cut": ({"root": "c", "relations": {
         "c": {**C, "state": "cust_mirror_cut", "changes": "cust_changes"},
         "a": {**A, "state": "addr_mirror", "changes": "addr_changes"}}}, {}),
+    # a mirror of a capture cut with source `shop`, and a mirror cut with it: one cut
+    "v_capture_cut": ({"root": "c", "relations": {
+        "c": {**C, "state": "cust_mirror_of_capture", "changes": "cust_capture_cut"},
+        "a": {**A, "state": "addr_mirror_cut", "changes": "addr_changes"}}}, {}),
 }
 # mirror -> (relation, key, file format, source_time and source)
 MIRRORS = {"cust_mirror": ("cust", "cid", "delta", {}), "addr_mirror": ("addr", "aid", "delta", {}),
@@ -105,6 +116,12 @@ def project(tmp_path_factory):
             "{%- set m = " + json.dumps(decl) + " -%}\n"
             f"{{{{ config(materialized='mirror', pdelta_mirror=m, file_format='{fmt}') }}}}\n"
             "{{ pdelta.mirror(m) }}\n")
+    m.joinpath("cust_capture_cut.sql").write_text(
+        "{%- set c = " + json.dumps(CAPTURE_CUT) + " -%}\n"
+        "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+    m.joinpath("cust_mirror_of_capture.sql").write_text(
+        "{%- set m = " + json.dumps({"changes": "cust_capture_cut", "key": ["cid"], "technique": "log_based"})
+        + " -%}\n{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
     for name, (decl, extra) in VIEWS.items():
         cfg = "".join(f", {k}={json.dumps(v).replace('false', 'False')}" for k, v in extra.items())
         m.joinpath(f"{name}.sql").write_text(
@@ -113,9 +130,11 @@ def project(tmp_path_factory):
     dbt_deps(d)
     parsed = Project(parse_manifest(d, ROOT), d)
     views, errors = validate(parsed)
-    # the project has no on-run-start hook to cut its mirrors' source: validate says so for each of them
+    # the project has no on-run-start hook to cut its mirrors' and capture's source: validate says so for each of
+    # them (not for the mirror of the capture: its capture is cut)
     hookless = sorted(e.model for e in errors if e.rule == "source-time-hook")
-    assert hookless == sorted(m for m, spec in MIRRORS.items() if spec[3]), [e.render() for e in errors]
+    assert hookless == sorted(["cust_capture_cut"] + [m for m, spec in MIRRORS.items() if spec[3]]), \
+        [e.render() for e in errors]
     assert not [e for e in errors if e.is_error and e.rule != "source-time-hook"], [e.render() for e in errors]
     return d, parsed, views
 
@@ -141,6 +160,7 @@ def test_validate_accepts_cut_mirrors_with_the_hook(project):
     ("v_mirrors_cut", "strong", [True, True], "every one a mirror of a feed of source `shop` cut by source time"),
     ("v_mirrors_two_cuts", "convergence", [True, True], "2 inputs, each state read as of its own feed's bound"),
     ("v_mirrors_one_cut", "convergence", [True, True], "2 inputs, each state read as of its own feed's bound"),
+    ("v_capture_cut", "strong", [True, True], "every one a mirror of a feed of source `shop` cut by source time"),
 ])
 def test_each_view_gets_its_level(project, model, level, pinned, why):
     _, parsed, views = project

@@ -56,13 +56,19 @@ class Source:
         self.undelivered: dict[str, list[dict]] = {"c": [], "a": []}
 
     def commit(self, *changes: tuple[str, dict]) -> int:
-        """one source transaction: each change (table, full row) inserts or updates that row"""
+        """one source transaction: each change (table, full row) inserts or updates that row, or deletes it when
+        the row says `_deleted`"""
         self.time += 1
         for rel, row in changes:
             key = row[KEY[rel]]
             before = self.tables[rel].get(key)
-            self.tables[rel][key] = dict(row)
-            self.undelivered[rel].append({"row": dict(row), "type": "ins" if before is None else "upd",
+            deleted = row.pop("_deleted", False)  # a delete (only the Debezium topics carry them)
+            if deleted:
+                del self.tables[rel][key]
+            else:
+                self.tables[rel][key] = dict(row)
+            self.undelivered[rel].append({"row": dict(row), "type": "del" if deleted else "ins" if before is None
+                                          else "upd",
                                           "before": None if before is None else {a: before[a] for a in ATTRS[rel]},
                                           "time": self.time})
         self.history.append((self.time, {k: dict(v) for k, v in self.tables["c"].items()},
@@ -317,5 +323,176 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         assert statuses["m_a"][0] == "error" and "feed-source-time-order: 1 row(s)" in statuses["m_a"][1], statuses
         assert reads_of_last_run() == {"past the bound"}
         assert batches("m_a") == consumed
+    finally:
+        restore()
+
+
+# --- captures cut by source time --------------------------------------------------------------------------------
+
+CAPTURE_SCHEMA = "pdelta_capture_cut"
+CAPTURE_COLUMNS = {"c": {"cid": "int", "name": "string", "aid": "int"}, "a": {"aid": "int", "city": "string"}}
+
+
+def debezium_events(shop: Source, rel: str, offset: int) -> list[tuple]:
+    """the table's undelivered changes as Debezium events (PostgreSQL, REPLICA IDENTITY FULL) on its topic, from
+    Kafka offset `offset` on: `source.ts_ms` is the source commit time (`source.lsn`, which orders a batch's events,
+    grows with it), every other event is wrapped in {schema,
+    payload}, and a delete is followed by its tombstone (a record without a value)"""
+    rows = []
+    for i, change in enumerate(shop.undelivered[rel]):
+        row, before = change["row"], change["before"]
+        op = {"ins": "c", "upd": "u", "del": "d"}[change["type"]]
+        old = None if before is None else {KEY[rel]: row[KEY[rel]], **before}
+        payload = {"before": old, "after": None if op == "d" else row, "op": op, "ts_ms": change["time"] * 1000 + 7,
+                   "source": {"connector": "postgresql", "name": "shop", "ts_ms": change["time"], "table": rel,
+                              "lsn": 1000 * change["time"] + i}}
+        value = json.dumps({"schema": {"type": "struct"}, "payload": payload} if i % 2 else payload)
+        rows.append((offset, json.dumps({KEY[rel]: row[KEY[rel]]}), value))
+        offset += 1
+        if op == "d":
+            rows.append((offset, json.dumps({KEY[rel]: row[KEY[rel]]}), None))
+            offset += 1
+    shop.undelivered[rel] = []
+    return rows
+
+
+def capture_project(root: Path) -> None:
+    """captures `cap_c`, `cap_a` of the two topics, cut by Debezium's source.ts_ms at one source time (source `shop`);
+    mirrors `mc_c`, `mc_a` of their feeds; the view `vc` over the mirrors"""
+    write_user_project(root, "pdelta_capture_cut_it")
+    with (root / "dbt_project.yml").open("a") as f:
+        f.write("on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
+                "vars:\n  pdelta_feed_history_rows: 0\n"
+                "models:\n  pdelta_capture_cut_it:\n    +file_format: delta\n")
+    models = root / "models"
+    models.mkdir()
+    (models / "schema.yml").write_text(
+        f"version: 2\nsources:\n  - name: topics\n    schema: {CAPTURE_SCHEMA}\n    tables:\n"
+        "      - name: raw_c\n      - name: raw_a\n")
+    for rel in ("c", "a"):
+        captured = {"raw": ["topics", f"raw_{rel}"], "format": "debezium_postgres_full", "key": [KEY[rel]],
+                    "columns": CAPTURE_COLUMNS[rel], "source_time": "$.source.ts_ms", "source": SOURCE}
+        (models / f"cap_{rel}.sql").write_text(
+            "{%- set c = " + json.dumps(captured) + " -%}\n"
+            "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
+        (models / f"mc_{rel}.sql").write_text(mirror_model({"changes": f"cap_{rel}", "key": [KEY[rel]],
+                                                            "technique": "debezium_postgres_full"}))
+    declared = {"root": "c", "relations": {
+        "c": {"state": "mc_c", "changes": "cap_c", "key": ["cid"], "technique": "debezium_postgres_full",
+              "columns": ["cid", "name", "aid"]},
+        "a": {"state": "mc_a", "changes": "cap_a", "key": ["aid"], "technique": "debezium_postgres_full",
+              "join": {"to": "c", "on": {"aid": "aid"}}, "columns": ["city"]}}}
+    (models / "vc.sql").write_text("{%- set v = " + json.dumps(declared) + " -%}\n"
+                                   "{{ config(materialized='dimension_view', pdelta=v) }}\n"
+                                   "{{ pdelta.dimension_view(v) }}\n")
+
+
+@pytest.mark.spark
+def test_captures_of_one_source_cut_at_one_source_time(tmp_path):
+    """Debezium topics of one source, captured by pdelta with `source_time: $.source.ts_ms`: each run's hook cuts the
+    raw topics at one source time, each capture's batch ends at it, the mirrors of the capture feeds stand at it, and
+    the view over them shows a state the source was in. Without the cut (each capture reading its topic to the end)
+    the view would show Ann, whose new address has not arrived, as gone, which the first comparison catches."""
+    from pdelta.spark import session_from_profile
+
+    restore = use_local_target(tmp_path / "spark", CAPTURE_SCHEMA)
+    project = tmp_path / "project"
+    capture_project(project)
+    spark = session_from_profile(ROOT)
+    spark.sql(f"drop database if exists {CAPTURE_SCHEMA} cascade")
+    spark.sql(f"create database {CAPTURE_SCHEMA}")
+    for rel in ("c", "a"):
+        spark.sql(f"create table {CAPTURE_SCHEMA}.raw_{rel} (offset bigint, key string, value string) using delta")
+    notes: list[str] = []
+    offsets = {"c": 0, "a": 0}
+
+    def on_event(msg) -> None:
+        if msg.info.name == "JinjaLogInfo":
+            notes.append(msg.info.msg)
+
+    def deliver(rel: str) -> None:
+        rows = debezium_events(shop, rel, offsets[rel])
+        offsets[rel] += len(rows)
+        spark.createDataFrame(rows, "offset bigint, key string, value string").write.format("delta") \
+            .mode("append").saveAsTable(f"{CAPTURE_SCHEMA}.raw_{rel}")
+
+    def dbt_run(*select: str) -> dict[str, tuple[str, str]]:
+        notes.clear()
+        res = runner.invoke(["run", "--project-dir", str(project), "--profiles-dir", str(ROOT)]
+                            + (["--select", *select] if select else []))
+        assert res.result is not None, res.exception
+        return {r.node.name: (str(r.status), str(r.message or "")) for r in res.result}
+
+    def view_rows() -> list[tuple]:
+        return sorted(tuple(r) for r in spark.sql(f"select cid, name, aid, city from {CAPTURE_SCHEMA}.vc").collect())
+
+    def last_cut() -> tuple[int, dict[str, str]]:
+        """the last run's cut T and how it read each topic"""
+        found = spark.sql(f"select t, feed, feed_read from {CAPTURE_SCHEMA}.pdelta_cuts where cut_at = "
+                          f"(select max(cut_at) from {CAPTURE_SCHEMA}.pdelta_cuts)").collect()
+        assert len({r[0] for r in found}) == 1, found
+        return int(found[0][0]), {r[1]: r[2] for r in found}
+
+    def captured(rel: str) -> list[tuple]:
+        return sorted(tuple(r) for r in spark.sql(f"select * from {CAPTURE_SCHEMA}.cap_{rel}").collect())
+
+    def succeeded(statuses: dict) -> bool:
+        return all(s == "success" for s, _ in statuses.values())
+
+    try:
+        runner, _ = parsed_runner(project, ROOT, [on_event])
+        shop = Source()
+        shop.commit(*[("a", {"aid": aid, "city": city}) for aid, city in ((1, "Aachen"), (2, "Berlin"), (3, "Celle"))],
+                    *[("c", {"cid": i + 1, "name": n, "aid": (1, 1, 2, 3)[i]})
+                      for i, n in enumerate(["Ann", "Bob", "Cem", "Dan"])])
+        deliver("c")
+        deliver("a")
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        topics = {f"{CAPTURE_SCHEMA}.raw_c", f"{CAPTURE_SCHEMA}.raw_a"}
+        assert last_cut() == (1, {t: "full" for t in topics})
+        assert view_rows() == shop.view_at(1)
+
+        # Ann moves to a new address in one transaction; the customer topic has it, the address topic not yet: the
+        # customer capture's batch ends before it (its raw record is there to read), and the view shows the source
+        # before the transaction
+        moved = shop.commit(("a", {"aid": 7, "city": "Bonn"}), ("c", {"cid": 1, "name": "Ann", "aid": 7}))
+        deliver("c")
+        feed_before = captured("c")
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        assert last_cut()[0] == moved - 1
+        assert view_rows() == shop.view_at(moved - 1), "the cut view shows the source before the transaction"
+        assert captured("c") == feed_before, "the customer capture read past the cut"
+        assert any("cap_c: its raw records cut at source time 1" in n for n in notes), notes
+
+        # the address arrives; Bob is renamed and Dan deleted after it (a delete and its tombstone): cut at the move
+        renamed = shop.commit(("c", {"cid": 2, "name": "Bob+", "aid": 1}))
+        deleted = shop.commit(("c", {"cid": 4, "name": "Dan", "aid": 3, "_deleted": True}))
+        deliver("c")
+        deliver("a")
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        assert last_cut() == (moved, {t: "past the bound" for t in topics})
+        assert view_rows() == shop.view_at(moved), "Ann in Bonn; Bob's rename and Dan's delete past the cut"
+
+        # an address changes after the delete: the customer topic's newest (the delete) is the cut
+        later = shop.commit(("a", {"aid": 2, "city": "Bremen"}))
+        deliver("a")
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        assert last_cut()[0] == deleted > renamed and view_rows() == shop.view_at(deleted)
+
+        # a run of the address capture, its mirror and the view: the mirrors stand at two cuts, so the view waits
+        # and writes nothing; a run of everything catches up
+        quiet = shop.commit(("c", {"cid": 3, "name": "Cem+", "aid": 2}))
+        deliver("c")
+        statuses = dbt_run("cap_a", "mc_a", "vc")
+        assert succeeded(statuses) and last_cut()[0] == later, statuses
+        assert any("waiting, nothing written" in n and "cut at different source times" in n for n in notes), notes
+        assert view_rows() == shop.view_at(deleted)
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        assert last_cut()[0] == later < quiet and view_rows() == shop.view_at(later)
     finally:
         restore()

@@ -9,7 +9,10 @@
       events, ops: {raw code: set}, current (change tracking), before (log_based), value/key_json
       (JSON formats), inserted_at/updated_at/deleted (audit columns), snapshot (snapshot_diff),
       meta: raw columns that are not data, unavailable: placeholder of an absent value or none,
-      quarantine_max_rows, quarantine_max_fraction, late_records: fail | warn -#}
+      quarantine_max_rows, quarantine_max_fraction, late_records: fail | warn,
+      source_time: a raw column, or for Debezium a JSON path into the event ('$.source.ts_ms'), holding the
+      source's commit time: the capture is then cut with the other feeds of `source` (default `default`) at one
+      source time each run (macros/engine/cut_sources.sql); none: not cut -#}
 {% macro normalize_capture(decl, model_name) %}
   {{ return(adapter.dispatch('normalize_capture', 'pdelta')(decl, model_name)) }}
 {% endmacro %}
@@ -28,7 +31,8 @@
   {%- endif -%}
   {%- set allowed = ['raw', 'format', 'key', 'columns', 'position', 'seq', 'op', 'ops', 'current', 'before', 'value',
                      'key_json', 'inserted_at', 'updated_at', 'deleted', 'snapshot', 'ignore_columns',
-                     'unavailable_value', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records'] -%}
+                     'unavailable_value', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records',
+                     'source_time', 'source'] -%}
   {%- for k in decl.keys() if k not in allowed -%}
     {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: " ~ allowed | join(', ') ~ ")") }}
   {%- endfor -%}
@@ -82,6 +86,7 @@
       'quarantine_max_fraction': decl.get('quarantine_max_fraction'),
       'late_records': decl.get('late_records', 'fail'),
   } -%}
+  {%- do m.update(pdelta.capture_source_time(decl, fmt, at)) -%}
   {%- if m['late_records'] not in ['fail', 'warn'] -%}
     {{ exceptions.raise_compiler_error(at ~ ": late_records must be 'fail' or 'warn', got '" ~ m['late_records']
                                        ~ "'") }}
@@ -101,6 +106,9 @@
                   'SYS_CHANGE_CREATION_VERSION', 'SYS_CHANGE_OPERATION', 'SYS_CHANGE_COLUMNS', 'SYS_CHANGE_CONTEXT']
                   + (decl.get('ignore_columns') or []) -%}
   {%- if m['seq'] and not (m['seq'] | string).startswith('$') -%}{%- do meta.append(m['seq']) -%}{%- endif -%}
+  {%- if m['source_time'] and not m['source_time'].startswith('$') -%}
+    {%- do meta.append(m['source_time']) -%}
+  {%- endif -%}
   {%- do m.update({'meta': meta | reject('none') | list}) -%}
   {{ return(m) }}
 {% endmacro %}

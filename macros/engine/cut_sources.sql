@@ -186,27 +186,40 @@
   {{ return(((relation.schema or '') ~ '.' ~ relation.identifier) | lower) }}
 {% endmacro %}
 
-{#- source -> [{feed (cut_feed_name), relation, column, exists}] over the project's mirrors that
-    declare `source_time`, from dbt's graph (a hook cannot ref a model or source it did not name at
-    parse time) -#}
+{#- source -> [{feed (cut_feed_name), relation, column (as declared), seq and time (SQL over the alias `r`: the
+    row's sequence and source time), where (the rows counted, or none), heartbeats, delta, exists}] over the
+    project's mirrors that declare `source_time` (their feed's `_pdelta_seq` and source time column) and captures
+    that do (their raw relation's position and source time: capture_source_time_sql), from dbt's graph (a hook
+    cannot ref a model or source it did not name at parse time) -#}
 {% macro source_time_groups() %}
   {%- set groups = {} -%}
   {%- for node in graph.nodes.values() if node.resource_type == 'model'
-        and node.config.get('materialized') == 'mirror' -%}
-    {%- set declared = node.config.get('pdelta_mirror') -%}
+        and node.config.get('materialized') in ['mirror', 'capture'] -%}
+    {%- set declared = node.config.get('pdelta_mirror') if node.config.get('materialized') == 'mirror'
+                       else node.config.get('pdelta_capture') -%}
     {%- if declared is mapping and declared.get('source_time') -%}
-      {%- set relation = pdelta._graph_relation(declared.get('changes')) -%}
+      {%- set capture = node.config.get('materialized') == 'capture' -%}
+      {%- set relation = pdelta._graph_relation(declared.get('raw') if capture else declared.get('changes')) -%}
       {%- set source_name = declared.get('source') or 'default' -%}
       {%- set feed = pdelta.cut_feed_name(relation) -%}
       {%- set listed = groups.setdefault(source_name, []) -%}
-      {%- set heartbeats = pdelta._graph_relation(declared['heartbeats']) if declared.get('heartbeats') else none -%}
+      {%- set heartbeats = pdelta._graph_relation(declared['heartbeats'])
+                           if declared.get('heartbeats') and not capture else none -%}
       {%- if feed not in listed | map(attribute='feed') | list -%}
         {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
                                              identifier=relation.identifier) -%}
-        {%- do listed.append({'feed': feed, 'relation': relation, 'column': declared['source_time'],
-                              'heartbeats': heartbeats, 'delta': found is not none and found.is_delta,
-                              'exists': found is not none
-                                        and (heartbeats is none or pdelta.relation_exists(heartbeats))}) -%}
+        {%- set entry = {'feed': feed, 'relation': relation, 'column': declared['source_time'],
+                         'seq': 'r.`_pdelta_seq`', 'time': 'r.' ~ adapter.quote(declared['source_time']), 'where': none,
+                         'heartbeats': heartbeats, 'delta': found is not none and found.is_delta,
+                         'exists': found is not none
+                                   and (heartbeats is none or pdelta.relation_exists(heartbeats))} -%}
+        {%- if capture and found is not none -%}
+          {%- set m = pdelta.normalize_capture(declared, node.name) -%}
+          {%- do pdelta.capture_raw_columns(m, found) -%}
+          {%- do entry.update({'seq': pdelta.capture_bigint_expr(m, m['position']),
+                               'time': pdelta.capture_source_time_sql(m), 'where': pdelta.capture_cut_filter(m)}) -%}
+        {%- endif -%}
+        {%- do listed.append(entry) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
@@ -227,7 +240,7 @@
         if node.resource_type in ['model', 'seed', 'snapshot'] and node.name == model_name -%}
     {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) }}
   {%- endfor -%}
-  {{ exceptions.raise_compiler_error('pdelta: a mirror that declares source_time reads ' ~ tojson(spec)
+  {{ exceptions.raise_compiler_error('pdelta: a mirror or capture that declares source_time reads ' ~ tojson(spec)
         ~ ', which is no source or model of this project') }}
 {% endmacro %}
 
@@ -260,10 +273,14 @@
   f as (
     {%- for feed in feeds %}
     {%- set read = reads['feeds'].get(feed['feed']) or {} %}
-    select {{ pdelta.sql_literal(feed['feed']) }} as feed, `_pdelta_seq` as seq, {{ q(feed['column']) }} as st
-    from {{ feed['relation'] }}{{ ' version as of ' ~ (read['version'] | int) if read.get('version') is not none }}
+    select {{ pdelta.sql_literal(feed['feed']) }} as feed, {{ feed['seq'] }} as seq, {{ feed['time'] }} as st
+    from {{ feed['relation'] }}{{ ' version as of ' ~ (read['version'] | int) if read.get('version') is not none }} as r
+    {%- set conditions = ([feed['where']] if feed['where'] else [])
+                         + ([feed['seq'] ~ ' > ' ~ read['bound'] | int] if incremental else []) %}
+    {%- if conditions %}
+    where {{ conditions | join(' and ') }}
+    {%- endif %}
     {%- if incremental %}
-    where `_pdelta_seq` > {{ read['bound'] | int }}
     union all
     {#- the last cut's W: every row at or below its bound has a source time at or below it #}
     select feed, cast(null as bigint), from_json(w_json, {{ pdelta.sql_literal('w ' ~ read['time_type']) }},
@@ -329,13 +346,14 @@
   {%- endif %}
 {%- endmacro %}
 
-{#- This run's cut of a mirror's feed `changes` ({bound, t, w, source}), read from `pdelta_cuts`. The
+{#- This run's cut of a mirror's feed or a capture's raw relation `changes` (`kind`: mirror or capture)
+    ({bound, t, w, source}), read from `pdelta_cuts`. The
     run stops, nothing written, when the run took no cut of it (the hook is missing, or a feed of its
     group did not exist when the run started), when the feed breaks the cut's contract (a row
     without a source time, or sequence and source time in different orders), or when the cut trails
     the group's newest source time by more than `max_lag` (pdelta_max_cut_lag; none: any lag). -#}
-{% macro run_cut(changes, model_name, column, max_lag=none) %}
-  {%- set at = 'pdelta: mirror ' ~ model_name ~ ' declares source_time `' ~ column ~ '`' -%}
+{% macro run_cut(changes, model_name, column, max_lag=none, kind='mirror') %}
+  {%- set at = 'pdelta: ' ~ kind ~ ' ' ~ model_name ~ ' declares source_time `' ~ column ~ '`' -%}
   {%- if max_lag is not none and (max_lag is not number or max_lag is boolean or max_lag < 0) -%}
     {{ exceptions.raise_compiler_error(at ~ ': pdelta_max_cut_lag is how far (in the source time\'s units, seconds for'
           ~ ' timestamps) the cut may trail the newest source time of its feeds: a number, got ' ~ max_lag) }}
@@ -350,19 +368,23 @@
     {{ exceptions.raise_compiler_error(at ~ ', but this run took no cut of its feed ' ~ changes
           ~ ', so nothing was written. The cut is taken when a `dbt run` or `dbt build` starts, by the hook'
           ~ ' `on-run-start: "{{ pdelta.cut_sources() }}"` in dbt_project.yml, over the feeds of every mirror'
-          ~ ' of its source that exist then (and their heartbeat tables): add the hook, or run again once they'
-          ~ ' exist.') }}
+          ~ ' and capture of its source that exist then (and their heartbeat tables): add the hook, or run again'
+          ~ ' once they exist.') }}
   {%- endif -%}
   {%- set row = rows[0] -%}
   {%- if row[4] | int > 0 -%}
-    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-null: ' ~ row[4] ~ ' row(s) of ' ~ changes
+    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-null: ' ~ row[4] ~ ' ' ~ ('raw record(s)' if kind ==
+          'capture' else 'row(s)') ~ ' of ' ~ changes
           ~ ' without a source time, so the run cannot tell which side of the cut they are on; nothing'
-          ~ ' was written. Every row of a feed cut by source time must carry it.') }}
+          ~ ' was written. Every ' ~ ('raw record' if kind == 'capture' else 'row of a feed')
+          ~ ' cut by source time must carry it.') }}
   {%- endif -%}
   {%- if row[5] | int > 0 -%}
-    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-order: ' ~ row[5] ~ ' row(s) of ' ~ changes
-          ~ ' sequenced at or below the cut\'s bound (' ~ row[0] ~ ') with a source time past the cut ('
-          ~ row[1] ~ '): sequence and source time must agree in order; nothing was written.') }}
+    {{ exceptions.raise_compiler_error(at ~ ': feed-source-time-order: ' ~ row[5] ~ ' ' ~ ('raw record(s)' if kind ==
+          'capture' else 'row(s)') ~ ' of ' ~ changes ~ ' ' ~ ('positioned' if kind == 'capture' else 'sequenced')
+          ~ ' at or below the cut\'s bound (' ~ row[0] ~ ') with a source time past the cut ('
+          ~ row[1] ~ '): ' ~ ('position' if kind == 'capture' else 'sequence')
+          ~ ' and source time must agree in order; nothing was written.') }}
   {%- endif -%}
   {%- if max_lag is not none and (row[6] is none or row[6] > max_lag) -%}
     {{ exceptions.raise_compiler_error(at ~ ': the cut of source `' ~ row[3] ~ '` ' ~ ('is at ' ~ row[1] ~ ', '
@@ -373,18 +395,18 @@
   {{ return({'bound': none if row[0] is none else row[0] | int, 't': row[1], 'w': row[2], 'source': row[3]}) }}
 {% endmacro %}
 
-{#- A mirror cut by source time with nothing new up to this run's cut stands at the cut all the same:
-    its batch log's state takes the cut as its feed position's `cut` (one property change, only when it
-    moved), so that a view over mirrors of one source sees them all at one cut (mixed_cuts). `blog`:
-    the batch log's state as the run read it. -#}
-{% macro record_cut_reached(batches, blog, cut) %}
+{#- A mirror or capture cut by source time with nothing new up to this run's cut stands at the cut all the
+    same: its batch log's state takes the cut as its input's position's `cut` (`alias`: the mirror's `changes`,
+    the capture's `raw`; one property change, only when it moved), so that a view over mirrors of one source
+    sees them all at one cut (mixed_cuts). `blog`: the batch log's state as the run read it. -#}
+{% macro record_cut_reached(batches, blog, cut, alias='changes') %}
   {%- set cut_mark = {'source': cut['source'], 't': cut['t']} -%}
-  {%- set position = (blog['positions'] or {}).get('changes') -%}
-  {%- if position is none or position.get('cut') == cut_mark -%}{{ return(none) }}{%- endif -%}
+  {%- set position = (blog['positions'] or {}).get(alias) or {} -%}
+  {%- if position.get('cut') == cut_mark -%}{{ return(none) }}{%- endif -%}
   {%- set state = {} -%}
   {%- for name in pdelta.empty_log_state().keys() -%}{%- do state.update({name: blog[name]}) -%}{%- endfor -%}
   {%- set positions = dict(state['positions']) -%}
-  {%- do positions.update({'changes': dict(position, cut=cut_mark)}) -%}
+  {%- do positions.update({alias: dict(position, cut=cut_mark)}) -%}
   {%- do state.update({'positions': positions}) -%}
   {%- do pdelta.write_batch_log(batches, [], {'pdelta.state': pdelta.sql_literal(tojson(state))}) -%}
 {% endmacro %}
@@ -405,4 +427,17 @@
               ~ phrases | join(', ') ~ '): a run refreshed some of them and not the others') }}
   {%- endfor -%}
   {{ return(none) }}
+{% endmacro %}
+
+{#- The message a run stops with when its cut's bound is below what it consumed (`lo`, a sequence of a mirror's
+    feed or a position of a capture's raw relation `changes`): its group's cut moved back, and it holds rows past
+    it, so recording that it stands at the cut would let a view read a state its source was never in -#}
+{% macro cut_moved_back_message(kind, model_name, column, cut, changes, unit, lo) %}
+  {{ return('pdelta: ' ~ kind ~ ' ' ~ model_name ~ ' declares source_time `' ~ column ~ '`: this run\'s cut of source `'
+            ~ cut['source'] ~ '` is at ' ~ cut['t'] ~ ', behind what the ' ~ kind ~ ' consumed ('
+            ~ ('its feed ' if kind == 'mirror' else 'its raw records of ') ~ changes ~ ' through ' ~ unit ~ ' ' ~ lo
+            ~ '; the cut\'s bound is ' ~ (cut['bound'] if cut['bound'] is not none else 'below every row')
+            ~ '): the cut moved back (a feed joined the source group, a heartbeat table went, or the source time'
+            ~ ' column changed), so nothing was written. Run again once the cut has passed that ' ~ unit
+            ~ ', or run it with --full-refresh to rebuild it at the cut.') }}
 {% endmacro %}

@@ -39,7 +39,9 @@
       since re-reads every raw record (a full build), or stops (on_schema_change: fail) -#}
   {%- set extent = {'raw': raw | string, 'columns': []} -%}
   {%- for c in m['key'] + m['attrs'] -%}{%- do extent['columns'].append([c, m['types'][c]]) -%}{%- endfor -%}
-  {%- set not_defining = ['raw', 'types', 'attrs', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records'] -%}
+  {#- a cut by source time decides how far each batch reads, not what a record means -#}
+  {%- set not_defining = ['raw', 'types', 'attrs', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records',
+                          'source_time', 'source'] -%}
   {%- for part, value in m.items() if part not in not_defining -%}
     {%- do extent.update({part: value}) -%}
   {%- endfor -%}
@@ -78,15 +80,31 @@
     {%- set batch_id = blog['last'] + 1 -%}
   {%- endif -%}
   {%- set lo, seq_lo = wm.get('raw'), wm.get('seq') -%}
+  {#- a capture cut by source time (macros/engine/cut_sources.sql): its batch reads the raw records up to this
+      run's cut of its source only (the cut's bound, a position), so that the captures of one source end their
+      batches at one source time -#}
+  {%- set cut = pdelta.run_cut(raw, model.name, m['source_time'],
+                               config.get('pdelta_max_cut_lag', var('pdelta_max_cut_lag', none)), kind='capture')
+                if m['source_time'] else none -%}
+  {%- if cut is not none and not full and lo is not none and (cut['bound'] is none or cut['bound'] < lo) -%}
+    {{ exceptions.raise_compiler_error(pdelta.cut_moved_back_message('capture', model.name, m['source_time'], cut,
+                                                                     raw, 'position', lo)) }}
+  {%- endif -%}
   {#- The same scan counts the raw records at or below the committed position: more than the
       last commit counted there means records landed behind the watermark, where no batch
       will read them (late_records: fail, the default, stops; warn logs and counts them) -#}
   {%- set pos = pdelta.capture_bigint_expr(m, m['position']) -%}
+  {%- set through = 'count(*)' if cut is none else '0' if cut['bound'] is none
+                    else 'count_if(' ~ pos ~ ' <= ' ~ cut['bound'] | int ~ ')' -%}
   {%- set r = run_query('select max(' ~ pos ~ '), '
                         ~ ('count_if(' ~ pos ~ ' <= ' ~ (lo | int) ~ ')' if lo is not none else '0')
-                        ~ ', count(*) from ' ~ raw ~ ' as r') -%}
-  {%- set hi = r.rows[0][0] -%}
+                        ~ ', ' ~ through ~ ' from ' ~ raw ~ ' as r') -%}
+  {%- set hi = r.rows[0][0] if cut is none else cut['bound'] -%}
   {%- set hi = none if hi is none else hi | int -%}
+  {%- if cut is not none -%}
+    {{ log('pdelta: capture ' ~ model.name ~ ': its raw records cut at source time ' ~ cut['t'] ~ ' (source `'
+           ~ cut['source'] ~ '`; they reach ' ~ cut['w'] ~ ')', info=true) }}
+  {%- endif -%}
   {%- set at_or_below, through_hi = r.rows[0][1] | int, r.rows[0][2] | int -%}
   {%- set seen_before = none if full else blog['last_counts'].get('raw', {}).get('records_through_hi') -%}
   {%- set behind = 0 if seen_before is none else [at_or_below - seen_before | int, 0] | max -%}
@@ -105,6 +123,8 @@
   {%- if not full and (hi is none or (lo is not none and hi <= lo)) -%}
     {%- call statement('main') -%} select 'pdelta: no new raw records' {%- endcall -%}
     {{ log('pdelta: capture ' ~ model.name ~ ': no new raw records past position ' ~ lo, info=true) }}
+    {#- nothing new up to this run's cut: the capture stands at it all the same (mirrors of its feed read that) -#}
+    {%- if cut is not none -%}{%- do pdelta.record_cut_reached(batches, blog, cut, 'raw') -%}{%- endif -%}
   {%- else -%}
     {#- absent columns are filled from the committed batches only: rows of an uncommitted batch
         (a run that died before its commit) are about to be replaced -#}
@@ -186,7 +206,11 @@
         declaration, with the full build it holds for, goes with the commit (a capture built by
         an earlier pdelta takes the one it runs now). -#}
     {%- set log_prior = 'empty' if not pdelta.relation_exists(batches) else (prior if full else blog) -%}
-    {%- set ranges = {'raw': {'changes': raw | string, 'lo': lo, 'hi': hi},
+    {#- the cut the batch ends at, kept with the raw position: a mirror of the feed stands at it once it has
+        consumed the batch -#}
+    {%- set ranges = {'raw': {'changes': raw | string, 'lo': lo, 'hi': hi,
+                              'position': {'cut': {'source': cut['source'], 't': cut['t']}} if cut is not none
+                                          else none},
                       'seq': {'changes': m['seq'] | string, 'lo': seq_lo, 'hi': ns.seq_hi}} -%}
     {%- do pdelta.record_batch(batches, batch_id, ranges, counts, 'full' if full else 'incremental', prior=log_prior,
           declaration=declared if full or blog['declaration'] is none else none) -%}

@@ -53,7 +53,9 @@
   {%- if m['source_time'] -%}
     {%- if not checked -%}
       {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ' declares source_time, but its feed '
-            ~ changes ~ ' is a pdelta capture\'s: a cut by source time of a capture\'s feed is not supported yet') }}
+            ~ changes ~ ' is a pdelta capture\'s, whose rows are each a batch\'s net effect: declare `source_time`'
+            ~ ' (and `source`) on the capture instead, which cuts its raw records (Debezium: \'$.source.ts_ms\'),'
+            ~ ' and the mirror stands at the cut of the batches it consumed') }}
     {%- endif -%}
     {%- set cut = pdelta.run_cut(changes, model.name, m['source_time'],
                                  config.get('pdelta_max_cut_lag', var('pdelta_max_cut_lag', none))) -%}
@@ -77,7 +79,18 @@
              ~ cut['source'] ~ '`; the feed holds rows up to ' ~ cut['w'] ~ ')', info=true) }}
     {%- endif -%}
   {%- else -%}
-    {%- set hi = pdelta.feed_upper_bound(changes) -%}
+    {#- a capture's feed: through its last committed batch; a capture cut by source time kept the cut that batch
+        ends at with it, and the mirror stands at that cut once it has consumed the batch (a view over mirrors
+        of one source reads them at one cut: mixed_cuts) -#}
+    {%- set feed_log = pdelta.batch_log_state(pdelta.meta_relation(changes, 'batches')) -%}
+    {%- set hi = none if feed_log['last'] < 0 else feed_log['last'] -%}
+    {%- set capture_cut = (feed_log['positions'].get('raw') or {}).get('cut') -%}
+    {%- if capture_cut -%}
+      {%- set cut = {'source': capture_cut['source'], 't': capture_cut['t']} -%}
+      {%- do inputs['changes'].update({'position': {'cut': cut}}) -%}
+      {{ log('pdelta: mirror ' ~ model.name ~ ': its feed (a capture\'s) cut at source time ' ~ cut['t']
+             ~ ' (source `' ~ cut['source'] ~ '`)', info=true) }}
+    {%- endif -%}
   {%- endif -%}
   {%- do inputs['changes'].update({'hi': hi}) -%}
   {%- set staged = none if full else staged -%}
@@ -93,15 +106,10 @@
       heartbeat table went, the source time column changed). The mirror holds rows past it, so recording that it
       stands at it would let a view read a state its source was never in. After the feed contract: a rewritten
       feed (its sequences restarted) says so first -#}
-  {%- if cut is not none and not full and not retry and lo is not none
+  {%- if cut is not none and checked and not full and not retry and lo is not none
         and (cut['bound'] is none or cut['bound'] < lo) -%}
-    {{ exceptions.raise_compiler_error('pdelta: mirror ' ~ model.name ~ ' declares source_time `' ~ m['source_time']
-          ~ '`: this run\'s cut of source `' ~ cut['source'] ~ '` is at ' ~ cut['t'] ~ ', behind what the mirror'
-          ~ ' consumed (its feed ' ~ changes ~ ' through sequence ' ~ lo ~ '; the cut\'s bound is '
-          ~ (cut['bound'] if cut['bound'] is not none else 'below every row') ~ '): the cut moved back (a feed'
-          ~ ' joined the source group, a heartbeat table went, or the source time column changed), so nothing'
-          ~ ' was written. Run again once the cut has passed that sequence, or run it with --full-refresh to'
-          ~ ' rebuild it at the cut.') }}
+    {{ exceptions.raise_compiler_error(pdelta.cut_moved_back_message('mirror', model.name, m['source_time'], cut,
+                                                                     changes, 'sequence', lo)) }}
   {%- endif -%}
   {%- set exclude = inputs['changes'].get('exclude') -%}
   {{ run_hooks(pre_hooks) }}

@@ -139,19 +139,31 @@ def input_read(project, alias: str, relation, pin: bool) -> InputRead:
                      name)
 
 
-def cut_source(node) -> str | None:
-    """the source a mirror model's feed is cut with (its declaration's `source_time`, and `source`, default
-    `default`: macros/engine/mirror.sql normalize_mirror), or None when it is not cut by source time"""
-    declared = (node.config.get("pdelta_mirror") if node is not None else None) or {}
-    if node is None or node.config.materialized != "mirror" or not isinstance(declared, dict) \
-            or not declared.get("source_time"):
+def cut_source(node, project=None) -> str | None:
+    """the source a mirror or capture model is cut with by source time (its declaration's `source_time`, and
+    `source`, default `default`: macros/engine/mirror.sql normalize_mirror, macros/capture/normalize_capture.sql),
+    or None when it is not cut by source time. With `project`, a mirror of a capture cut by source time is cut with
+    the capture's source: it stands at the cut of the capture's batches it consumed (macros/materializations/
+    mirror.sql)"""
+    if node is None or node.config.materialized not in ("mirror", "capture"):
         return None
-    return declared.get("source") or "default"
+    declared = node.config.get("pdelta_mirror" if node.config.materialized == "mirror" else "pdelta_capture") or {}
+    if not isinstance(declared, dict):
+        return None
+    if declared.get("source_time"):
+        return declared.get("source") or "default"
+    if project is None or node.config.materialized != "mirror":
+        return None
+    feed = project.resolve(declared.get("changes"))
+    if feed is None or feed.kind != "model" or feed.materialized != "capture":
+        return None
+    return cut_source(project.manifest.nodes[feed.unique_id])
 
 
 def common_source_cut(project, reads: list[InputRead]) -> str | None:
     """the source whose cut by source time every input's mirror takes (one `source` for all), or None"""
-    sources = {cut_source(project.model_node(r.model)) if r.kind == "mirror" and r.model else None for r in reads}
+    sources = {cut_source(project.model_node(r.model), project) if r.kind == "mirror" and r.model else None
+               for r in reads}
     return sources.pop() if len(sources) == 1 and None not in sources else None
 
 

@@ -62,7 +62,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
 
 
 def check_source_time_hook(project: Project, select: set[str] | None = None) -> list[Violation]:
-    """Mirrors that declare `source_time` are cut once per run by the project's on-run-start hook
+    """Mirrors and captures that declare `source_time` are cut once per run by the project's on-run-start hook
     `pdelta.cut_sources()` (macros/engine/cut_sources.sql); without it each of their runs stops."""
     nodes = project.manifest.nodes.values()
     cut = [n for n in nodes if n.resource_type.value == "model" and cut_source(n) is not None
