@@ -181,9 +181,11 @@
 {% endmacro %}
 
 {#- a feed's name in `pdelta_cuts`: `schema.identifier`, lower case, as both the hook and the mirror
-    name it -#}
+    name it; `catalog.schema.identifier` where the adapter names relations with their catalog (dbt-databricks with
+    Unity Catalog: two catalogs may hold the same schema and table) -#}
 {% macro cut_feed_name(relation) %}
-  {{ return(((relation.schema or '') ~ '.' ~ relation.identifier) | lower) }}
+  {%- set catalog = [relation.database] if relation.database and relation.include_policy.database else [] -%}
+  {{ return((catalog + [relation.schema or '', relation.identifier]) | join('.') | lower) }}
 {% endmacro %}
 
 {#- source -> [{feed (cut_feed_name), relation, column (as declared), seq and time (SQL over the alias `r`: the
@@ -270,7 +272,7 @@
     where invocation_id = {{ pdelta.sql_literal(reads['prior']) }} and source = {{ pdelta.sql_literal(source_name) }}
   ),
   {%- endif %}
-  f as (
+  rows_read as (
     {%- for feed in feeds %}
     {%- set read = reads['feeds'].get(feed['feed']) or {} %}
     select {{ pdelta.sql_literal(feed['feed']) }} as feed, {{ feed['seq'] }} as seq, {{ feed['time'] }} as st
@@ -294,6 +296,11 @@
     from {{ feed['heartbeats'] }} where {{ q(feed['column']) }} is not null
     {%- endif %}{{ '\n    union all' if not loop.last }}
     {%- endfor %}
+  ), f as (
+    {#- the rows read, used three times below (W, the bound, the checks): read past the bounds, the few new rows are
+        read once and shared (a non-deterministic filter keeps Spark from inlining the term into each use); read in
+        full, reading the feeds again costs less than sharing every row -#}
+    select * from rows_read{{ ' where rand() >= 0' if incremental }}
   ), names as (
     {#- per feed, what the next run's cut starts from besides the cut itself -#}
     {%- for feed in feeds %}
