@@ -368,10 +368,12 @@ def capture_project(root: Path) -> None:
     models.mkdir()
     (models / "schema.yml").write_text(
         f"version: 2\nsources:\n  - name: topics\n    schema: {CAPTURE_SCHEMA}\n    tables:\n"
-        "      - name: raw_c\n      - name: raw_a\n")
+        "      - name: raw_c\n      - name: raw_a\n      - name: heartbeats_a\n")
     for rel in ("c", "a"):
         captured = {"raw": ["topics", f"raw_{rel}"], "format": "debezium_postgres_full", "key": [KEY[rel]],
-                    "columns": CAPTURE_COLUMNS[rel], "source_time": "$.source.ts_ms", "source": SOURCE}
+                    "columns": CAPTURE_COLUMNS[rel], "source_time": "$.source.ts_ms", "source": SOURCE,
+                    # the address topic's connector writes heartbeat messages ({"ts_ms": ...}) to a topic of their own
+                    **({"heartbeats": ["topics", "heartbeats_a"]} if rel == "a" else {})}
         (models / f"cap_{rel}.sql").write_text(
             "{%- set c = " + json.dumps(captured) + " -%}\n"
             "{{ config(materialized='capture', pdelta_capture=c) }}\n{{ pdelta.capture(c) }}\n")
@@ -391,7 +393,8 @@ def capture_project(root: Path) -> None:
 def test_captures_of_one_source_cut_at_one_source_time(tmp_path):
     """Debezium topics of one source, captured by pdelta with `source_time: $.source.ts_ms`: each run's hook cuts the
     raw topics at one source time, each capture's batch ends at it, the mirrors of the capture feeds stand at it, and
-    the view over them shows a state the source was in. Without the cut (each capture reading its topic to the end)
+    the view over them shows a state the source was in; the quiet address topic holds the cut back until a
+    heartbeat message moves it. Without the cut (each capture reading its topic to the end)
     the view would show Ann, whose new address has not arrived, as gone, which the first comparison catches."""
     from pdelta.spark import session_from_profile
 
@@ -401,8 +404,8 @@ def test_captures_of_one_source_cut_at_one_source_time(tmp_path):
     spark = session_from_profile(ROOT)
     spark.sql(f"drop database if exists {CAPTURE_SCHEMA} cascade")
     spark.sql(f"create database {CAPTURE_SCHEMA}")
-    for rel in ("c", "a"):
-        spark.sql(f"create table {CAPTURE_SCHEMA}.raw_{rel} (offset bigint, key string, value string) using delta")
+    for topic in ("raw_c", "raw_a", "heartbeats_a"):
+        spark.sql(f"create table {CAPTURE_SCHEMA}.{topic} (offset bigint, key string, value string) using delta")
     notes: list[str] = []
     offsets = {"c": 0, "a": 0}
 
@@ -494,5 +497,15 @@ def test_captures_of_one_source_cut_at_one_source_time(tmp_path):
         statuses = dbt_run()
         assert succeeded(statuses), statuses
         assert last_cut()[0] == later < quiet and view_rows() == shop.view_at(later)
+
+        # the quiet address topic holds the cut at Bremen's time until its connector's heartbeat (a bare message and
+        # one wrapped in {schema, payload}) says it holds every change up to Cem's rename
+        beats = [(0, '{"serverName": "shop"}', json.dumps({"ts_ms": later})),
+                 (1, '{"serverName": "shop"}', json.dumps({"schema": {"type": "struct"}, "payload": {"ts_ms": quiet}}))]
+        spark.createDataFrame(beats, "offset bigint, key string, value string").write.format("delta") \
+            .mode("append").saveAsTable(f"{CAPTURE_SCHEMA}.heartbeats_a")
+        statuses = dbt_run()
+        assert succeeded(statuses), statuses
+        assert last_cut()[0] == quiet and view_rows() == shop.view_at(quiet)
     finally:
         restore()

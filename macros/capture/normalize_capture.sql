@@ -12,7 +12,9 @@
       quarantine_max_rows, quarantine_max_fraction, late_records: fail | warn,
       source_time: a raw column, or for Debezium a JSON path into the event ('$.source.ts_ms'), holding the
       source's commit time: the capture is then cut with the other feeds of `source` (default `default`) at one
-      source time each run (macros/engine/cut_sources.sql); none: not cut -#}
+      source time each run (macros/engine/cut_sources.sql); none: not cut; heartbeats: a relation whose records
+      say the topic holds every change up to their source time (Debezium's heartbeat topic), heartbeat_time: its
+      column or JSON path (Debezium: '$.ts_ms') -#}
 {% macro normalize_capture(decl, model_name) %}
   {{ return(adapter.dispatch('normalize_capture', 'pdelta')(decl, model_name)) }}
 {% endmacro %}
@@ -32,7 +34,7 @@
   {%- set allowed = ['raw', 'format', 'key', 'columns', 'position', 'seq', 'op', 'ops', 'current', 'before', 'value',
                      'key_json', 'inserted_at', 'updated_at', 'deleted', 'snapshot', 'ignore_columns',
                      'unavailable_value', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records',
-                     'source_time', 'source'] -%}
+                     'source_time', 'source', 'heartbeats', 'heartbeat_time'] -%}
   {%- for k in decl.keys() if k not in allowed -%}
     {{ exceptions.raise_compiler_error(at ~ ": unknown entry `" ~ k ~ "` (allowed: " ~ allowed | join(', ') ~ ")") }}
   {%- endfor -%}

@@ -189,7 +189,8 @@
 {% endmacro %}
 
 {#- source -> [{feed (cut_feed_name), relation, column (as declared), seq and time (SQL over the alias `r`: the
-    row's sequence and source time), where (the rows counted, or none), heartbeats, delta, exists}] over the
+    row's sequence and source time), where (the rows counted, or none), heartbeats and heartbeat_time (SQL over the
+    alias `h`), delta, exists}] over the
     project's mirrors that declare `source_time` (their feed's `_pdelta_seq` and source time column) and captures
     that do (their raw relation's position and source time: capture_source_time_sql), from dbt's graph (a hook
     cannot ref a model or source it did not name at parse time) -#}
@@ -205,14 +206,14 @@
       {%- set source_name = declared.get('source') or 'default' -%}
       {%- set feed = pdelta.cut_feed_name(relation) -%}
       {%- set listed = groups.setdefault(source_name, []) -%}
-      {%- set heartbeats = pdelta._graph_relation(declared['heartbeats'])
-                           if declared.get('heartbeats') and not capture else none -%}
+      {%- set heartbeats = pdelta._graph_relation(declared['heartbeats']) if declared.get('heartbeats') else none -%}
       {%- if feed not in listed | map(attribute='feed') | list -%}
         {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
                                              identifier=relation.identifier) -%}
         {%- set entry = {'feed': feed, 'relation': relation, 'column': declared['source_time'],
                          'seq': 'r.`_pdelta_seq`', 'time': 'r.' ~ adapter.quote(declared['source_time']), 'where': none,
-                         'heartbeats': heartbeats, 'delta': found is not none and found.is_delta,
+                         'heartbeats': heartbeats, 'heartbeat_time': 'h.' ~ adapter.quote(declared['source_time']),
+                         'delta': found is not none and found.is_delta,
                          'exists': found is not none
                                    and (heartbeats is none or pdelta.relation_exists(heartbeats))} -%}
         {%- if capture and found is not none -%}
@@ -220,6 +221,13 @@
           {%- do pdelta.capture_raw_columns(m, found) -%}
           {%- do entry.update({'seq': pdelta.capture_bigint_expr(m, m['position']),
                                'time': pdelta.capture_source_time_sql(m), 'where': pdelta.capture_cut_filter(m)}) -%}
+          {%- if heartbeats is not none and entry['exists'] -%}
+            {%- set heartbeat_columns = {} -%}
+            {%- for c in adapter.get_columns_in_relation(heartbeats) -%}
+              {%- do heartbeat_columns.update({c.name: c.dtype}) -%}
+            {%- endfor -%}
+            {%- do entry.update({'heartbeat_time': pdelta.capture_heartbeat_time_sql(m, heartbeat_columns)}) -%}
+          {%- endif -%}
         {%- endif -%}
         {%- do listed.append(entry) -%}
       {%- endif -%}
@@ -292,8 +300,8 @@
     {%- if feed['heartbeats'] is not none %}
     union all
     {#- a heartbeat: the feed holds every row up to its source time; no row of its own (no sequence) #}
-    select {{ pdelta.sql_literal(feed['feed']) }}, cast(null as bigint), {{ q(feed['column']) }}
-    from {{ feed['heartbeats'] }} where {{ q(feed['column']) }} is not null
+    select {{ pdelta.sql_literal(feed['feed']) }}, cast(null as bigint), {{ feed['heartbeat_time'] }}
+    from {{ feed['heartbeats'] }} as h where {{ feed['heartbeat_time'] }} is not null
     {%- endif %}{{ '\n    union all' if not loop.last }}
     {%- endfor %}
   ), f as (

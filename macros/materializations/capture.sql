@@ -41,7 +41,7 @@
   {%- for c in m['key'] + m['attrs'] -%}{%- do extent['columns'].append([c, m['types'][c]]) -%}{%- endfor -%}
   {#- a cut by source time decides how far each batch reads, not what a record means -#}
   {%- set not_defining = ['raw', 'types', 'attrs', 'quarantine_max_rows', 'quarantine_max_fraction', 'late_records',
-                          'source_time', 'source'] -%}
+                          'source_time', 'source', 'heartbeats', 'heartbeat_time'] -%}
   {%- for part, value in m.items() if part not in not_defining -%}
     {%- do extent.update({part: value}) -%}
   {%- endfor -%}
