@@ -123,14 +123,21 @@ def view_sql(c_state: str, a_state: str) -> str:
             "{{ config(materialized='dimension_view', pdelta=v) }}\n{{ pdelta.dimension_view(v) }}\n")
 
 
-def write_project(root: Path) -> None:
-    write_user_project(root, "pdelta_source_cut_it")
+def cut_project(root: Path, name: str) -> Path:
+    """a user project `name` with the cut hook, whose cuts read only what is new however small the feeds, and Delta
+    models; returns its models folder"""
+    write_user_project(root, name)
     with (root / "dbt_project.yml").open("a") as f:
         f.write("on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
                 "vars:\n  pdelta_feed_history_rows: 0\n"
-                "models:\n  pdelta_source_cut_it:\n    +file_format: delta\n")
+                f"models:\n  {name}:\n    +file_format: delta\n")
     models = root / "models"
     models.mkdir()
+    return models
+
+
+def write_project(root: Path) -> None:
+    models = cut_project(root, "pdelta_source_cut_it")
     keys = "".join(f"  - name: {name}\n    columns: [{{name: {key}, data_tests: [unique, not_null]}}]\n"
                    for name, key in (("m_c", "cid"), ("m_a", "aid"), ("p_c", "cid"), ("p_a", "aid")))
     (models / "schema.yml").write_text(
@@ -359,13 +366,7 @@ def debezium_events(shop: Source, rel: str, offset: int) -> list[tuple]:
 def capture_project(root: Path) -> None:
     """captures `cap_c`, `cap_a` of the two topics, cut by Debezium's source.ts_ms at one source time (source `shop`);
     mirrors `mc_c`, `mc_a` of their feeds; the view `vc` over the mirrors"""
-    write_user_project(root, "pdelta_capture_cut_it")
-    with (root / "dbt_project.yml").open("a") as f:
-        f.write("on-run-start: [\"{{ pdelta.cut_sources() }}\"]\n"
-                "vars:\n  pdelta_feed_history_rows: 0\n"
-                "models:\n  pdelta_capture_cut_it:\n    +file_format: delta\n")
-    models = root / "models"
-    models.mkdir()
+    models = cut_project(root, "pdelta_capture_cut_it")
     (models / "schema.yml").write_text(
         f"version: 2\nsources:\n  - name: topics\n    schema: {CAPTURE_SCHEMA}\n    tables:\n"
         "      - name: raw_c\n      - name: raw_a\n      - name: heartbeats_a\n")

@@ -37,41 +37,26 @@
              'heartbeat_time': heartbeat_time if decl.get('heartbeats') is not none else none}) }}
 {% endmacro %}
 
-{#- The source time of a raw record of capture `m` (normalize_capture's, its raw columns read) as SQL over `alias`:
-    the raw column as it is, or the Debezium event's JSON path as a bigint, read from the payload whether or not
-    the event is wrapped in {schema, payload} (as capture_parse_debezium unwraps it) -#}
-{% macro capture_source_time_sql(m, alias='r') %}
-  {%- set source_time = m['source_time'] -%}
-  {%- if not source_time.startswith('$') -%}
-    {#- m['raw_columns']: capture_raw_columns has described the raw relation -#}
-    {%- if source_time not in m['raw_columns'] -%}
-      {{ exceptions.raise_compiler_error("pdelta capture: raw relation " ~ m['raw_relation'] ~ " has no column `"
-                                         ~ source_time ~ "` (its source_time)") }}
-    {%- endif -%}
-    {{ return(alias ~ '.' ~ adapter.quote(source_time)) }}
-  {%- endif -%}
-  {%- set value = 'cast(' ~ alias ~ '.' ~ adapter.quote(m['value']) ~ ' as string)' -%}
-  {%- set wrapped = 'payload' ~ source_time[1:] -%}
-  {{ return('try_cast(case when get_json_object(' ~ value ~ ", '$.op') is null and get_json_object(" ~ value
-            ~ ", '$.payload') is not null then get_json_object(" ~ value ~ ', ' ~ pdelta.sql_literal('$.' ~ wrapped)
-            ~ ') else get_json_object(' ~ value ~ ', ' ~ pdelta.sql_literal(source_time) ~ ') end as bigint)') }}
-{% endmacro %}
-
-{#- The source time of a record of capture `m`'s heartbeat relation (its `heartbeats`; columns `columns`, {name:
-    type}) as SQL over `alias`: its `heartbeat_time` column, or the JSON path into its value (the capture's `value`
-    column), unwrapped from {schema, payload} as an event is -#}
-{% macro capture_heartbeat_time_sql(m, columns, alias='h') %}
-  {%- set path = m['heartbeat_time'] -%}
+{#- The source time of a record of a capture's raw relation (`path`: its `source_time`) or of its heartbeat relation
+    (its `heartbeat_time`), as SQL over `alias`: the column as it is (`columns`: the relation's, {name: type}, or none:
+    described here, only then), or the JSON path into the `value` column as a bigint, read from the payload whether
+    or not the message is wrapped in {schema, payload} (as capture_parse_debezium unwraps an event; a heartbeat
+    message has no `op` either). `setting` names the declaration's entry for the message -#}
+{% macro capture_time_sql(path, value, relation, columns, alias, setting) %}
   {%- if not path.startswith('$') -%}
+    {%- set columns = columns if columns is not none
+                      else adapter.get_columns_in_relation(relation) | map(attribute='name') | list -%}
     {%- if path not in columns -%}
-      {{ exceptions.raise_compiler_error("pdelta capture: heartbeat relation " ~ m['heartbeats'] ~ " has no column `"
-                                         ~ path ~ "` (its heartbeat_time)") }}
+      {{ exceptions.raise_compiler_error("pdelta capture: " ~ relation ~ " has no column `" ~ path ~ "` (its "
+                                         ~ setting ~ ")") }}
     {%- endif -%}
     {{ return(alias ~ '.' ~ adapter.quote(path)) }}
   {%- endif -%}
-  {%- set value = 'cast(' ~ alias ~ '.' ~ adapter.quote(m['value']) ~ ' as string)' -%}
-  {{ return('try_cast(coalesce(get_json_object(' ~ value ~ ', ' ~ pdelta.sql_literal('$.payload' ~ path[1:]) ~ '), '
-            ~ 'get_json_object(' ~ value ~ ', ' ~ pdelta.sql_literal(path) ~ ')) as bigint)') }}
+  {%- set text = 'cast(' ~ alias ~ '.' ~ adapter.quote(value) ~ ' as string)' -%}
+  {%- set wrapped = pdelta.sql_literal('$.payload' ~ path[1:]) -%}
+  {{ return('try_cast(case when get_json_object(' ~ text ~ ", '$.op') is null and get_json_object(" ~ text
+            ~ ", '$.payload') is not null then get_json_object(" ~ text ~ ', ' ~ wrapped
+            ~ ') else get_json_object(' ~ text ~ ', ' ~ pdelta.sql_literal(path) ~ ') end as bigint)') }}
 {% endmacro %}
 
 {#- the raw records a cut by source time counts (capture `m`, over `alias`): a Kafka tombstone after a Debezium

@@ -192,7 +192,7 @@
     row's sequence and source time), where (the rows counted, or none), heartbeats and heartbeat_time (SQL over the
     alias `h`), delta, exists}] over the
     project's mirrors that declare `source_time` (their feed's `_pdelta_seq` and source time column) and captures
-    that do (their raw relation's position and source time: capture_source_time_sql), from dbt's graph (a hook
+    that do (their raw relation's position and source time: capture_time_sql), from dbt's graph (a hook
     cannot ref a model or source it did not name at parse time) -#}
 {% macro source_time_groups() %}
   {%- set groups = {} -%}
@@ -220,13 +220,12 @@
           {%- set m = pdelta.normalize_capture(declared, node.name) -%}
           {%- do pdelta.capture_raw_columns(m, found) -%}
           {%- do entry.update({'seq': pdelta.capture_bigint_expr(m, m['position']),
-                               'time': pdelta.capture_source_time_sql(m), 'where': pdelta.capture_cut_filter(m)}) -%}
+                               'time': pdelta.capture_time_sql(m['source_time'], m['value'], found, m['raw_columns'],
+                                                               'r', 'source_time'),
+                               'where': pdelta.capture_cut_filter(m)}) -%}
           {%- if heartbeats is not none and entry['exists'] -%}
-            {%- set heartbeat_columns = {} -%}
-            {%- for c in adapter.get_columns_in_relation(heartbeats) -%}
-              {%- do heartbeat_columns.update({c.name: c.dtype}) -%}
-            {%- endfor -%}
-            {%- do entry.update({'heartbeat_time': pdelta.capture_heartbeat_time_sql(m, heartbeat_columns)}) -%}
+            {%- do entry.update({'heartbeat_time': pdelta.capture_time_sql(m['heartbeat_time'], m['value'], heartbeats,
+                                                                           none, 'h', 'heartbeat_time')}) -%}
           {%- endif -%}
         {%- endif -%}
         {%- do listed.append(entry) -%}
