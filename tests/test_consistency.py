@@ -176,6 +176,15 @@ def test_each_view_gets_its_level(project, model, level, pinned, why):
         assert "no later than to the state" in found.strong_if and "spans two feeds" in found.strong_if, found
 
 
+def test_captures_raw_relations_are_cut_at_positions(project):
+    """explain says `through position N` for the raw relation of a capture cut by source time, and `through
+    sequence N` for mirrors' feeds: position_feeds names the first kind as pdelta_cuts names feeds"""
+    _, parsed, _ = project
+    raw = parsed.model_node("cust_raw")
+    assert consistency.position_feeds(parsed) == {consistency.cut_feed_name(raw.relation_name)}
+    assert consistency.cut_feed_name(raw.relation_name).endswith(".cust_raw")
+
+
 def test_pin_states_var_turns_every_view_to_convergence(project):
     _, parsed, views = project
     for model in VIEWS:
@@ -217,6 +226,11 @@ def test_explain_says_how_far_a_cut_trails_and_which_feed_holds_it():
                      "  feed s.feed_a: newest source time 5, no row at or below the cut; the hook read every row",
                      "  feed s.feed_c: newest source time 7, through sequence 9; the hook read only its rows past the "
                      "last cut's bound"]
+    # a capture's raw relation is cut at a position of its raw records, not at a feed's sequence
+    raw = consistency.source_cut_lines("shop", {"t": "5", "lag": 0.0, "held_by": "s.raw_c",
+                                                "feeds": {"s.raw_c": {"w": "5", "bound": 12, "read": "full"}}},
+                                       positions={"s.raw_c"})
+    assert raw[1] == "  feed s.raw_c: newest source time 5, through position 12; the hook read every row", raw
     level = consistency.source_cut_lines("shop", {"t": "7", "lag": 0.0, "held_by": "s.feed_c", "feeds": {}})
     assert level == ["source `shop`: the last run's cut is at source time 7, at the newest source time of its feeds"]
     none_yet = consistency.source_cut_lines("shop", {"t": None, "lag": None, "held_by": "s.feed_x", "feeds": {}})
