@@ -1,7 +1,7 @@
 """What a dimension view's full build keeps of its declaration (macros/engine/declaration_record.sql)
 and how a changed declaration is described (declaration_differences.sql): every change of what
 defines the view's rows gets another fingerprint and a phrase naming it; a change of technique
-alone does not count; a change of predicates and output columns added, dropped or renamed (on a
+alone does not count; a change of predicates and output columns added, dropped, renamed or reordered (on a
 Delta view, with SCD2 history or without), leaf relations removed or joined in, and only those, are
 adapted instead of rebuilt (declaration_adaptation.sql).
 Jinja through `dbt run-operation`: no Spark. The run that adapts,
@@ -172,6 +172,9 @@ COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "adde
                                             "added": [["acountry", "a", "acountry", "acity"]]},
                    "columns_added_dropped_and_renamed": {"dropped": ["cname"], "renamed": [["acity", "city"]],
                                                          "added": [["cphone", "c", "cphone", "caddr"]]},
+                   # the columns reordered: moved in the tables' metadata, every output column's place given
+                   "columns_reordered": {"dropped": [], "renamed": [], "added": [],
+                                         "order": ["cid", "caddr", "cname", "acity"]},
                    # a relation joined in with a column: the column filled from its state, along its join
                    "relation_joined_in": {"dropped": [], "renamed": [], "added": [["nname", "n", "nname", "acity"]]}}
 # the leaves each adapted relation lost or gained, and the condition its disagreeing rows meet
@@ -201,7 +204,7 @@ TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views on
                               "columns added that the SCD2 history holds from before", True)}
 
 MACROS = """
-{% macro declaration_report(base, cases, tables, states, bases) %}
+{% macro declaration_report(base, cases, tables, states, bases, moves) %}
   {%- set without_feed = fromjson(tojson(states)) -%}
   {%- do without_feed['a'].update({'changes': none}) -%}
   {%- do without_feed['n'].update({'changes': none}) -%}
@@ -222,9 +225,31 @@ MACROS = """
       {%- do out[name].update({'adaptation_' ~ table: adaptation}) -%}
     {%- endfor -%}
   {%- endfor -%}
+  {#- the ALTER COLUMN clauses that reorder a table's columns (adapt_view_columns) -#}
+  {%- set moved = {} -%}
+  {%- for name, case in moves.items() -%}
+    {%- do moved.update({name: pdelta._column_moves(case['names'], case['wanted'], case.get('prefix', ''))}) -%}
+  {%- endfor -%}
+  {%- do out.update({'__moves__': moved}) -%}
   {{ log('DECLARATION_REPORT ' ~ tojson(out), info=true) }}
 {% endmacro %}
 """
+
+
+# a table's columns reordered in place (adapt_view_columns' _column_moves): (the table's columns, lower-cased and in
+# its order; the declared order; a struct column's path for its fields) -> the ALTER COLUMN clauses. Columns the
+# declaration does not name (a feed's bookkeeping) stay after the others; a column in place is not moved
+FEED = ["cid", "cname", "caddr", "acity", "_pdelta_before", "_pdelta_type", "_pdelta_seq"]
+MOVES = {"feed_one_column": ({"names": FEED, "wanted": ["cid", "caddr", "cname", "acity"]},
+                             ["alter column `caddr` after `cid`"]),
+         "feed_in_order": ({"names": FEED, "wanted": ["cid", "cname", "caddr", "acity"]}, []),
+         "key_moved_back": ({"names": FEED, "wanted": ["acity", "cid", "caddr", "cname"]},
+                            ["alter column `acity` first", "alter column `caddr` after `cid`"]),
+         "reversed": ({"names": ["a", "b", "c"], "wanted": ["C", "B", "A"]},
+                      ["alter column `C` first", "alter column `B` after `C`"]),
+         "before_image": ({"names": ["cname", "caddr", "acity"], "wanted": ["cid", "caddr", "cname", "acity"],
+                           "prefix": "`_pdelta_before`."},
+                          ["alter column `_pdelta_before`.`caddr` first"])}
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +257,8 @@ def report(tmp_path_factory):
     d = macro_project(tmp_path_factory.mktemp("declaration"), "declaration_it", MACROS)
     res, logged = run_operation(d, "declaration_report", {"base": BASE, "cases": {k: v[0] for k, v in CASES.items()},
                                                           "tables": {k: v[0] for k, v in TABLES.items()},
-                                                          "states": STATES, "bases": BASES})
+                                                          "states": STATES, "bases": BASES,
+                                                          "moves": {k: v[0] for k, v in MOVES.items()}})
     assert res.success, res.exception
     return json.loads(next(m for m in logged if m.startswith("DECLARATION_REPORT ")).split(" ", 1)[1])
 
@@ -353,3 +379,8 @@ def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(repor
     assert "with relations joined to it (r): one leaf at a time" in why
     # a relation removed and another joined in its place is a changed join: the view rebuilds
     assert report["relation_removed_join_changed"]["adaptation"]["adapt"] is None
+
+
+@pytest.mark.parametrize("case", sorted(MOVES))
+def test_columns_reordered_by_moving_those_out_of_place(report, case):
+    assert report["__moves__"][case] == MOVES[case][1]

@@ -34,6 +34,8 @@ DROPPED = "{paper_stage: new, paper_reshape: dropped"
 # ... then CName output as customer_name and Dresden left out too (adapted in one batch: the column
 # renamed in place, Dresden's rows deleted)
 RESHAPED = DECL_CHANGED + ", paper_reshape: renamed"
+# ... then CAddr output before customer_name (adapted in place: the columns moved, by a batch of no rows)
+REORDERED = DECL_CHANGED + ", paper_reshape: reordered"
 # ... then Addr no longer joined (its column dropped, the customers it left out come in, their
 # address's pending move notwithstanding), then Addr joined again as a filter only (those customers
 # leave again): each adapted by one batch
@@ -150,8 +152,24 @@ def lane_commands(target: str) -> list[str]:
         f"run-operation assert_history_kept {t} --args '{{model_name: paper_d_reshaped_history,"
         " expected: [cid, customer_name, caddr, acity, acountry], key: [cid], filled: [customer_name]}'",
         f"pdelta explain paper_d_reshaped {t} --vars '{RESHAPED}}}' --expect-mode incremental",
-        # a full build replaces the table its adaptation gave column mapping
-        f"run {t} --full-refresh --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_history",
+        # its columns reordered: moved in the metadata of the view and its feed (the before-image's fields too),
+        # no row read or written; the history keeps its order; the view over its feed has nothing to read
+        f"pdelta explain paper_d_reshaped {t} --vars '{REORDERED}}}' --expect-mode adapt --expect-emits ''"
+        " :: columns reordered: cid, caddr, customer_name, acity, in the view and its feed in place",
+        f"run {t} --vars '{REORDERED}}}' --select paper_d_reshaped paper_d_reshaped_history paper_d_reshaped_recomputed"
+        " :: columns reordered: cid, caddr, customer_name, acity",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
+        " expected: [cid, caddr, customer_name, acity], key: [cid], counts: {}}'",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped_history,"
+        " expected: [cid, caddr, customer_name, acity], key: [cid], counts: {}}'",
+        f"test {t} --vars '{REORDERED}}}' --select paper_d_reshaped paper_d_reshaped_history",
+        f"run {t} --vars '{REORDERED}}}' --select paper_d_over_reshaped :: no new changes in any input",
+        f"run-operation assert_history_kept {t} --args '{{model_name: paper_d_reshaped_history,"
+        " expected: [cid, customer_name, caddr, acity, acountry], key: [cid], filled: [customer_name]}'",
+        # a full build replaces the table its adaptation gave column mapping (back in the renamed declaration's
+        # order, as its recomputation: a plain view, compared column by column)
+        f"run {t} --full-refresh --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_history"
+        " paper_d_reshaped_recomputed",
         f"test {t} --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_history",
         # a leaf relation removed, then joined in again as a filter (issue #19): no rebuild. Bob's and
         # Dave's address moves out of Dresden first, unread by the view: the Addr it removes is the one it

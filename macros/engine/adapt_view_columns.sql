@@ -1,11 +1,13 @@
-{#- Adds, drops and renames a dimension view's output columns in place (declaration_adaptation's
+{#- Adds, drops, renames and reorders a dimension view's output columns in place (declaration_adaptation's
     `columns`): on the view and on its change feed, whose before-image struct `_pdelta_before`
     holds the same attributes. Delta does each in its table metadata (drops and renames once
     column mapping is on: `delta.columnMapping.mode` = name, which this sets on a table that has
     no mode yet: a metadata commit, no file rewritten), so the change costs a few commits whatever
     the view's size; rows keep their values, and an added column holds NULL until
     fill_added_columns fills it. An added column takes the type of the state column it comes from
-    (`states`: alias -> relation) and its declared place (after the column before it).
+    (`states`: alias -> relation) and its declared place (after the column before it). Columns
+    reordered (`order`: every output column in the declared order) are moved into that order on the
+    view and the feed (the before-image's fields too), after the rest; the history keeps its order.
 
     A view with SCD2 history (`history`: its history table, none without) adapts that table too,
     and loses none of it: a dropped column stays in the history (the versions before the drop keep
@@ -70,6 +72,13 @@
       {%- endif -%}
     {%- endfor -%}
     {%- if adds -%}{%- do changes.append('add columns (' ~ adds | join(', ') ~ ')') -%}{%- endif -%}
+    {#- the declared order, on the view and its feed (and the before-image's fields): the history keeps its own -#}
+    {%- if columns.get('order') and table != history -%}
+      {%- do changes.extend(pdelta._column_moves(order, columns['order'])) -%}
+      {%- if image is not none -%}
+        {%- do changes.extend(pdelta._column_moves(image, columns['order'], '`_pdelta_before`.')) -%}
+      {%- endif -%}
+    {%- endif -%}
     {%- if changes -%}
       {%- set role = 'view' if table == target else ('feed' if table == feed else 'history') -%}
       {%- if needs_mapping -%}{%- do statements.extend(pdelta._column_mapping_on(table, role)) -%}{%- endif -%}
@@ -106,6 +115,30 @@
     {%- do out.append({'name': col[0], 'type': types[col[2] | lower], 'after': col[3]}) -%}
   {%- endfor -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- The ALTER COLUMN clauses that put the columns `wanted` (names in the declared order) into that order among a
+    table's columns `names` (lower-cased, in the table's order; changed in place as each move is made): each of
+    them first or right after the one before it, moved only where it is not there already, so the columns of
+    `names` not in `wanted` (a feed's bookkeeping columns) end up after them. `prefix`: a struct column's
+    path for its fields (`_pdelta_before`.). A column's place is table metadata: Delta moves it without
+    rewriting a row or needing column mapping. -#}
+{% macro _column_moves(names, wanted, prefix='') %}
+  {#- the wanted columns the table has (a before-image holds the attributes only) -#}
+  {%- set placed = [] -%}
+  {%- for name in wanted if name | lower in names -%}{%- do placed.append(name) -%}{%- endfor -%}
+  {%- set moves = [] -%}
+  {%- for name in placed -%}
+    {%- set before = placed[loop.index0 - 1] if not loop.first else none -%}
+    {%- set at = names.index(name | lower) -%}
+    {%- if (before is none and at != 0) or (before is not none and (at == 0 or names[at - 1] != before | lower)) -%}
+      {%- do names.pop(at) -%}
+      {%- do names.insert(0 if before is none else names.index(before | lower) + 1, name | lower) -%}
+      {%- do moves.append('alter column ' ~ prefix ~ adapter.quote(name) ~ ' '
+                          ~ ('first' if before is none else 'after ' ~ adapter.quote(before))) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(moves) }}
 {% endmacro %}
 
 {#- lower-cased column names in order, with `columns`' drops and renames made -#}
@@ -147,7 +180,11 @@
   {%- for name in columns['dropped'] -%}{%- do parts.append(name ~ ' dropped') -%}{%- endfor -%}
   {%- for pair in columns['renamed'] -%}{%- do parts.append(pair[0] ~ ' renamed ' ~ pair[1]) -%}{%- endfor -%}
   {%- for col in columns.get('added', []) -%}{%- do parts.append(col[0] ~ ' added') -%}{%- endfor -%}
-  {{ return(('columns ' if parts | length > 1 else 'column ') ~ parts | join(', ')) }}
+  {%- set phrase = (('columns ' if parts | length > 1 else 'column ') ~ parts | join(', ')) if parts else '' -%}
+  {%- if columns.get('order') -%}
+    {%- set phrase = phrase ~ ('; ' if phrase else '') ~ 'columns reordered: ' ~ columns['order'] | join(', ') -%}
+  {%- endif -%}
+  {{ return(phrase) }}
 {% endmacro %}
 
 {#- why a view rebuilds after a run that marked its batch log (mark_adapting) and stopped, under

@@ -23,6 +23,12 @@
     the pending changes and a changed
     predicate's rows, then runs as above and takes the new declaration in its commit.
 
+    Output columns reordered (alone or with the changes above): the rows keep their values, so no state
+    is read and no row is written either. On a Delta view the refresh moves the columns of the view and
+    of its change feed (the before-image's fields too) into the declared order in the table metadata
+    (adapt_view_columns: `alter column ... first | after`), before its batch; an SCD2 history keeps its
+    column order (it holds columns the view dropped, and its columns are matched by name).
+
     Output columns added from a relation the view joins already: on a Delta view the refresh adds
     them to the view, to its change feed (the before-image's fields too) and to its SCD2 history,
     if kept, in the table metadata, then fills them in one statement that rewrites the view: its rows joined by
@@ -70,7 +76,7 @@
     A new change feed starts with no watermark, like a relation joined in (`joined`).
 
     Not adapted (the view rebuilds, as before): output columns re-sourced (a name kept for another
-    relation column: every row's value changes) or reordered, the last attribute dropped, columns
+    relation column: every row's value changes), the last attribute dropped, columns
     changed on a view that is not Delta, a column added back that its SCD2 history holds from before,
     a relation removed, joined in or replaced with relations joined to it, a relation replaced whose
     rows the view cannot locate (its parent is not the root, and the view does not output the
@@ -167,9 +173,12 @@
   {%- if changes['recased'] -%}
     {%- do refused.append('a change of case only in a column name is not adapted') -%}
   {%- endif -%}
-  {%- if not changes['order_kept'] -%}{%- do refused.append('the columns kept change their order') -%}{%- endif -%}
   {%- set columns = {'dropped': changes['dropped'], 'renamed': changes['renamed'], 'added': added}
-                    if changes['dropped'] or changes['renamed'] or added else none -%}
+                    if changes['dropped'] or changes['renamed'] or added or not changes['order_kept'] else none -%}
+  {#- the columns the view keeps change their order: every output column's place, the key's included -#}
+  {%- if not changes['order_kept'] -%}
+    {%- do columns.update({'order': now['output'] | map('first') | list}) -%}
+  {%- endif -%}
   {%- if columns and not attrs_now -%}
     {%- do refused.append('the view would keep its key only') -%}
   {%- endif -%}
@@ -183,7 +192,7 @@
                           ~ '): a rebuild opens new versions where their values changed') -%}
   {%- endif -%}
   {%- if columns and table is not none and table['format'] != 'delta' -%}
-    {%- do refused.append('columns are added, dropped or renamed in place on Delta views only (this one is '
+    {%- do refused.append('columns are added, dropped, renamed or reordered in place on Delta views only (this one is '
                           ~ table['format'] ~ ')') -%}
   {%- endif -%}
   {%- if refused -%}

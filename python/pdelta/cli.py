@@ -634,6 +634,10 @@ def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[s
                          "read)" + ("; the history keeps it with its versions' values" if history else ""))
         for old, new in columns.get("renamed", []):
             lines.append(f"  column {old}: renamed {new} in {tables} in place (no row read)")
+        if columns.get("order"):
+            # adapt_view_columns moves the columns in the view's and the feed's metadata; the history keeps its order
+            lines.append(f"  columns reordered: {', '.join(columns['order'])}, in the view and its feed in place "
+                         "(no row read)" + ("; the history keeps its column order" if history else ""))
         for name, alias, source, _ in columns.get("added", []):
             lines.append(f"  column {name}: added to {tables}, filled from {alias}.{source} for every row the view "
                          "holds (one rewrite of the view joining the states on its path from the root by key"
