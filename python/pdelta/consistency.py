@@ -224,9 +224,8 @@ def position_feeds(project) -> set[str]:
     feed's sequence"""
     feeds = set()
     for node in project.manifest.nodes.values():
-        declared = node.config.get("pdelta_capture") if node.config.materialized == "capture" else None
-        if isinstance(declared, dict) and declared.get("source_time"):
-            raw = project.resolve(declared.get("raw"))
+        if node.config.materialized == "capture" and cut_source(node) is not None:
+            raw = project.resolve(node.config.get("pdelta_capture").get("raw"))
             if raw is not None:
                 feeds.add(cut_feed_name(raw.relation))
     return feeds
