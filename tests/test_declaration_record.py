@@ -60,6 +60,9 @@ CASES = {
     "technique_only": (variant(lambda d: d["relations"]["a"].update(technique="log_based")), []),
     "column_added": (variant(lambda d: d["relations"]["a"]["columns"].append("acountry")), ["columns added: acountry"]),
     "column_dropped": (variant(lambda d: d["relations"]["c"]["columns"].remove("cname")), ["columns dropped: cname"]),
+    # a name's case alone changed: renamed in place like any other name
+    "column_recased": (variant(lambda d: d["relations"]["c"].update(columns=["cid", "CName", "caddr"])),
+                       ["column cname renamed CName"]),
     "column_renamed": (variant(lambda d: d["relations"]["a"].update(columns=[{"city": "acity"}])),
                        ["column acity renamed city"]),
     "renamed_and_dropped": (variant(lambda d: (d["relations"]["a"].update(columns=[{"city": "acity"}]),
@@ -162,6 +165,7 @@ ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "adde
 # the output column before it])
 COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "added": []},
                    "column_renamed": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
+                   "column_recased": {"dropped": [], "renamed": [], "added": [], "recased": [["cname", "CName"]]},
                    "renamed_and_dropped": {"dropped": ["cname"], "renamed": [["acity", "city"]], "added": []},
                    "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
                    "relation_removed": {"dropped": ["acity"], "renamed": [], "added": []},
@@ -204,7 +208,7 @@ TABLES = {"parquet": ({"format": "parquet", "history": None}, "on Delta views on
                               "columns added that the SCD2 history holds from before", True)}
 
 MACROS = """
-{% macro declaration_report(base, cases, tables, states, bases, moves) %}
+{% macro declaration_report(base, cases, tables, states, bases, moves, recases) %}
   {%- set without_feed = fromjson(tojson(states)) -%}
   {%- do without_feed['a'].update({'changes': none}) -%}
   {%- do without_feed['n'].update({'changes': none}) -%}
@@ -231,6 +235,12 @@ MACROS = """
     {%- do moved.update({name: pdelta._column_moves(case['names'], case['wanted'], case.get('prefix', ''))}) -%}
   {%- endfor -%}
   {%- do out.update({'__moves__': moved}) -%}
+  {#- the RENAME COLUMN clauses that change a name's case (adapt_view_columns) -#}
+  {%- set recased = {} -%}
+  {%- for name, case in recases.items() -%}
+    {%- do recased.update({name: pdelta._recase_renames(case['names'], case['name'], case.get('prefix', ''))}) -%}
+  {%- endfor -%}
+  {%- do out.update({'__recases__': recased}) -%}
   {{ log('DECLARATION_REPORT ' ~ tojson(out), info=true) }}
 {% endmacro %}
 """
@@ -252,13 +262,29 @@ MOVES = {"feed_one_column": ({"names": FEED, "wanted": ["cid", "caddr", "cname",
                           ["alter column `_pdelta_before`.`caddr` first"])}
 
 
+# a column's name changed in its case only (adapt_view_columns' _recase_renames): (the table's columns as it names
+# them, the new name, a struct column's path) -> the RENAME COLUMN clauses. Spark refuses a rename to the same name
+# in another case, so two renames through a transient name; after a stop between them, the second alone
+RECASES = {"column": ({"names": ["cid", "cname", "caddr"], "name": "CName"},
+                      ["rename column `cname` to `_pdelta_recased_cname`",
+                       "rename column `_pdelta_recased_cname` to `CName`"]),
+           "stopped_between": ({"names": ["cid", "_pdelta_recased_cname", "caddr"], "name": "CName"},
+                               ["rename column `_pdelta_recased_cname` to `CName`"]),
+           "done": ({"names": ["cid", "CName", "caddr"], "name": "CName"}, []),
+           "before_image": ({"names": ["CNAME", "caddr"], "name": "cname", "prefix": "`_pdelta_before`."},
+                            ["rename column `_pdelta_before`.`CNAME` to `_pdelta_recased_cname`",
+                             "rename column `_pdelta_before`.`_pdelta_recased_cname` to `cname`"]),
+           "not_there": ({"names": ["cid", "caddr"], "name": "CName"}, [])}
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     d = macro_project(tmp_path_factory.mktemp("declaration"), "declaration_it", MACROS)
     res, logged = run_operation(d, "declaration_report", {"base": BASE, "cases": {k: v[0] for k, v in CASES.items()},
                                                           "tables": {k: v[0] for k, v in TABLES.items()},
                                                           "states": STATES, "bases": BASES,
-                                                          "moves": {k: v[0] for k, v in MOVES.items()}})
+                                                          "moves": {k: v[0] for k, v in MOVES.items()},
+                                                          "recases": {k: v[0] for k, v in RECASES.items()}})
     assert res.success, res.exception
     return json.loads(next(m for m in logged if m.startswith("DECLARATION_REPORT ")).split(" ", 1)[1])
 
@@ -384,3 +410,8 @@ def test_relations_removed_or_joined_in_with_others_joined_to_them_rebuild(repor
 @pytest.mark.parametrize("case", sorted(MOVES))
 def test_columns_reordered_by_moving_those_out_of_place(report, case):
     assert report["__moves__"][case] == MOVES[case][1]
+
+
+@pytest.mark.parametrize("case", sorted(RECASES))
+def test_a_names_case_changed_by_two_renames_through_a_transient_name(report, case):
+    assert report["__recases__"][case] == RECASES[case][1]

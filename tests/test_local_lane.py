@@ -34,7 +34,8 @@ DROPPED = "{paper_stage: new, paper_reshape: dropped"
 # ... then CName output as customer_name and Dresden left out too (adapted in one batch: the column
 # renamed in place, Dresden's rows deleted)
 RESHAPED = DECL_CHANGED + ", paper_reshape: renamed"
-# ... then CAddr output before customer_name (adapted in place: the columns moved, by a batch of no rows)
+# ... then CAddr output before customer_name, which becomes Customer_Name (adapted in place: the columns moved and
+# the name's case changed, by a batch of no rows)
 REORDERED = DECL_CHANGED + ", paper_reshape: reordered"
 # ... then Addr no longer joined (its column dropped, the customers it left out come in, their
 # address's pending move notwithstanding), then Addr joined again as a filter only (those customers
@@ -95,6 +96,11 @@ def lane_commands(target: str) -> list[str]:
         f"! run-operation assert_stage_format {t} --args '{{model_name: paper_d_diff, expected: delta}}'"
         " :: is parquet, expected delta",
         f"test {t} --vars '{{paper_stage: new}}'",
+        # equal_rowsets matches columns by name (paper_d against its recomputation reordered, just above),
+        # and fails, naming them, when the columns differ
+        f"! test {t} --vars '{{paper_stage: new, paper_check_other_columns: true}}'"
+        " --select paper_d,test_name:equal_rowsets :: paper_d and paper_cust do not have the same columns; only on"
+        " one side: paper_d.acity, paper_d.acountry, paper_cust.cdiscount",
         f"! run {t} --full-refresh --vars '{{paper_stage: new, paper_contract_break: true}}' --select paper_d_contract"
         " :: This model has an enforced contract",
         f"! run {t} --full-refresh --vars '{{paper_stage: new, paper_contract_break: true}}' --select paper_addr_mirror"
@@ -152,20 +158,23 @@ def lane_commands(target: str) -> list[str]:
         f"run-operation assert_history_kept {t} --args '{{model_name: paper_d_reshaped_history,"
         " expected: [cid, customer_name, caddr, acity, acountry], key: [cid], filled: [customer_name]}'",
         f"pdelta explain paper_d_reshaped {t} --vars '{RESHAPED}}}' --expect-mode incremental",
-        # its columns reordered: moved in the metadata of the view and its feed (the before-image's fields too),
-        # no row read or written; the history keeps its order; the view over its feed has nothing to read
+        # its columns reordered and a name's case changed: moved and renamed in the metadata of the view and its feed
+        # (the before-image's fields too), no row read or written; the history keeps its order and takes the name;
+        # the view over its feed has nothing to read
         f"pdelta explain paper_d_reshaped {t} --vars '{REORDERED}}}' --expect-mode adapt --expect-emits ''"
-        " :: columns reordered: cid, caddr, customer_name, acity, in the view and its feed in place",
+        " :: columns reordered: cid, caddr, Customer_Name, acity, in the view and its feed in place",
+        f"pdelta explain paper_d_reshaped_history {t} --vars '{REORDERED}}}' --expect-mode adapt --expect-emits ''"
+        " :: column customer_name: renamed Customer_Name in the view, its feed and its history in place",
         f"run {t} --vars '{REORDERED}}}' --select paper_d_reshaped paper_d_reshaped_history paper_d_reshaped_recomputed"
-        " :: columns reordered: cid, caddr, customer_name, acity",
+        " :: column customer_name renamed Customer_Name; columns reordered: cid, caddr, Customer_Name, acity",
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
-        " expected: [cid, caddr, customer_name, acity], key: [cid], counts: {}}'",
+        " expected: [cid, caddr, Customer_Name, acity], key: [cid], counts: {}}'",
         f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped_history,"
-        " expected: [cid, caddr, customer_name, acity], key: [cid], counts: {}}'",
+        " expected: [cid, caddr, Customer_Name, acity], key: [cid], counts: {}}'",
         f"test {t} --vars '{REORDERED}}}' --select paper_d_reshaped paper_d_reshaped_history",
         f"run {t} --vars '{REORDERED}}}' --select paper_d_over_reshaped :: no new changes in any input",
         f"run-operation assert_history_kept {t} --args '{{model_name: paper_d_reshaped_history,"
-        " expected: [cid, customer_name, caddr, acity, acountry], key: [cid], filled: [customer_name]}'",
+        " expected: [cid, Customer_Name, caddr, acity, acountry], key: [cid], filled: [Customer_Name]}'",
         # a full build replaces the table its adaptation gave column mapping (back in the renamed declaration's
         # order, as its recomputation: a plain view, compared column by column)
         f"run {t} --full-refresh --vars '{RESHAPED}}}' --select paper_d_reshaped paper_d_reshaped_history"

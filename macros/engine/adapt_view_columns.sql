@@ -16,6 +16,9 @@
     earlier, the old name stays with the older versions) and an added one is added (NULL in the
     versions before it: fill_added_columns gives the current versions the view's values).
 
+    A column whose name changes its case only (`recased`: [[old, new]]) is renamed on all three in two
+    steps, through a transient name (_recase_renames).
+
     Idempotent, for the run after a stop: a column that is already gone is not dropped again, a
     rename already made is not repeated and a column already there is not added (the tables'
     columns are read first, from their schemas: `select * ... where false` reads no row). A rename
@@ -27,12 +30,15 @@
   {%- set statements = [] -%}
   {%- set added = pdelta._added_column_definitions(columns.get('added', []), states) -%}
   {%- for table in [target, feed] + ([history] if history is not none else []) -%}
-    {%- set present = pdelta._column_names('select * from ' ~ table ~ ' where false') -%}
+    {%- set named = pdelta._column_names('select * from ' ~ table ~ ' where false', lower=false) -%}
+    {%- set present = named | map('lower') | list -%}
     {#- the history keeps the columns the view drops, with the values of the versions before -#}
-    {%- set table_columns = columns if table != history else {'dropped': [], 'renamed': columns['renamed']} -%}
+    {%- set table_columns = columns if table != history else {'dropped': [], 'renamed': columns['renamed'],
+                                                              'recased': columns.get('recased', [])} -%}
     {#- the feed's before-image fields: the view's attributes again -#}
-    {%- set fields = pdelta._column_names('select `_pdelta_before`.* from ' ~ table ~ ' where false')
-                     if table == feed else none -%}
+    {%- set field_names = pdelta._column_names('select `_pdelta_before`.* from ' ~ table ~ ' where false', lower=false)
+                          if table == feed else none -%}
+    {%- set fields = field_names | map('lower') | list if field_names is not none else none -%}
     {%- set changes = [] -%}
     {%- set drops = [] -%}
     {%- for name in table_columns['dropped'] -%}
@@ -48,6 +54,15 @@
       {%- endif -%}
       {%- if fields is not none and pair[0] | lower in fields and pair[1] | lower not in fields -%}
         {%- do changes.append('rename column `_pdelta_before`.' ~ q(pair[0]) ~ ' to ' ~ q(pair[1])) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {#- a name whose case alone changes: Spark refuses `rename column cname to CName` (the name exists,
+        case-insensitively), so through a transient name; a run stopped between the two renames finds
+        the transient one and makes the second -#}
+    {%- for pair in table_columns.get('recased', []) -%}
+      {%- do changes.extend(pdelta._recase_renames(named, pair[1])) -%}
+      {%- if field_names is not none -%}
+        {%- do changes.extend(pdelta._recase_renames(field_names, pair[1], '`_pdelta_before`.')) -%}
       {%- endif -%}
     {%- endfor -%}
     {#- Delta drops and renames columns only under column mapping; it adds them without -#}
@@ -141,6 +156,24 @@
   {{ return(moves) }}
 {% endmacro %}
 
+{#- The RENAME COLUMN clauses that give a table's column the name `name` where only its case differs
+    (`names`: the table's column names as it has them; `prefix`: a struct column's path for its fields):
+    none when the column has that name already or is not there, two through a transient name, or the
+    second one alone when a run stopped after the first -#}
+{% macro _recase_renames(names, name, prefix='') %}
+  {%- set lowered = names | map('lower') | list -%}
+  {%- set transient = '_pdelta_recased_' ~ name | lower -%}
+  {%- set renames = [] -%}
+  {%- if transient in lowered -%}
+    {%- do renames.append('rename column ' ~ prefix ~ adapter.quote(transient) ~ ' to ' ~ adapter.quote(name)) -%}
+  {%- elif name | lower in lowered and name not in names -%}
+    {%- set held = names[lowered.index(name | lower)] -%}
+    {%- do renames.append('rename column ' ~ prefix ~ adapter.quote(held) ~ ' to ' ~ adapter.quote(transient)) -%}
+    {%- do renames.append('rename column ' ~ prefix ~ adapter.quote(transient) ~ ' to ' ~ adapter.quote(name)) -%}
+  {%- endif -%}
+  {{ return(renames) }}
+{% endmacro %}
+
 {#- lower-cased column names in order, with `columns`' drops and renames made -#}
 {% macro _columns_after(names, columns) %}
   {%- set dropped = columns['dropped'] | map('lower') | list -%}
@@ -169,16 +202,19 @@
   {{ return(' after ' ~ adapter.quote(after) if after is not none else ' first') }}
 {% endmacro %}
 
-{#- the lower-cased column names of a query's result, read from its schema -#}
-{% macro _column_names(sql) %}
-  {{ return(run_query(sql).column_names | map('lower') | list) }}
+{#- the lower-cased column names of a query's result, read from its schema (as the result names them
+    with `lower` false) -#}
+{% macro _column_names(sql, lower=true) %}
+  {%- set names = run_query(sql).column_names | list -%}
+  {{ return(names | map('lower') | list if lower else names) }}
 {% endmacro %}
 
 {#- declaration_adaptation's `columns` for the log: "column acountry dropped, cname renamed customer_name" -#}
 {% macro adapted_columns_phrase(columns) %}
   {%- set parts = [] -%}
   {%- for name in columns['dropped'] -%}{%- do parts.append(name ~ ' dropped') -%}{%- endfor -%}
-  {%- for pair in columns['renamed'] -%}{%- do parts.append(pair[0] ~ ' renamed ' ~ pair[1]) -%}{%- endfor -%}
+  {%- for pair in columns['renamed'] + columns.get('recased', [])
+        -%}{%- do parts.append(pair[0] ~ ' renamed ' ~ pair[1]) -%}{%- endfor -%}
   {%- for col in columns.get('added', []) -%}{%- do parts.append(col[0] ~ ' added') -%}{%- endfor -%}
   {%- set phrase = (('columns ' if parts | length > 1 else 'column ') ~ parts | join(', ')) if parts else '' -%}
   {%- if columns.get('order') -%}

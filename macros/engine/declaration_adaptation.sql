@@ -23,6 +23,9 @@
     the pending changes and a changed
     predicate's rows, then runs as above and takes the new declaration in its commit.
 
+    A column whose name changes its case only (cname -> CName: the same column to Spark) is renamed the
+    same way, in two steps through a transient name, which Spark requires (adapt_view_columns).
+
     Output columns reordered (alone or with the changes above): the rows keep their values, so no state
     is read and no row is written either. On a Delta view the refresh moves the columns of the view and
     of its change feed (the before-image's fields too) into the declared order in the table metadata
@@ -170,11 +173,13 @@
     {%- do refused.append('columns taken from another relation column (' ~ changes['resourced'] | join(', ')
                           ~ ') change every row') -%}
   {%- endif -%}
-  {%- if changes['recased'] -%}
-    {%- do refused.append('a change of case only in a column name is not adapted') -%}
-  {%- endif -%}
   {%- set columns = {'dropped': changes['dropped'], 'renamed': changes['renamed'], 'added': added}
-                    if changes['dropped'] or changes['renamed'] or added or not changes['order_kept'] else none -%}
+                    if changes['dropped'] or changes['renamed'] or added or changes['recased']
+                       or not changes['order_kept'] else none -%}
+  {#- names whose case alone changed: renamed in place too -#}
+  {%- if changes['recased'] -%}
+    {%- do columns.update({'recased': changes['recased']}) -%}
+  {%- endif -%}
   {#- the columns the view keeps change their order: every output column's place, the key's included -#}
   {%- if not changes['order_kept'] -%}
     {%- do columns.update({'order': now['output'] | map('first') | list}) -%}

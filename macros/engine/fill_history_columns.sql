@@ -19,13 +19,15 @@
 {% endmacro %}
 
 {#- Before a rebuild's batch of a view's SCD2 history: the columns renamed since the history last
-    took the view's (`renamed`: history_renames) renamed in it, then the view's columns it still
+    took the view's (`renamed`: history_renames) renamed in it, a column whose name is the view's in
+    another case renamed to the view's (_recase_renames), then the view's columns it still
     lacks (`columns`: the rebuilt target's, as adapter columns) added and filled for the current
     versions (fill_history_columns); a column the view no longer has stays with its versions'
     values. Idempotent (each rename and add only where the history's columns still need it).
     Returns the names of the statements it ran. -#}
 {% macro add_history_columns(history, target, key, columns, renamed=[]) %}
-  {%- set present = pdelta._column_names('select * from ' ~ history ~ ' where false') -%}
+  {%- set named = pdelta._column_names('select * from ' ~ history ~ ' where false', lower=false) -%}
+  {%- set present = named | map('lower') | list -%}
   {%- set statements = [] -%}
   {%- for pair in renamed if pair[0] | lower in present and pair[1] | lower not in present -%}
     {%- if not statements -%}{%- do statements.extend(pdelta._column_mapping_on(history, 'history')) -%}{%- endif -%}
@@ -33,7 +35,18 @@
       alter table {{ history }} rename column {{ adapter.quote(pair[0]) }} to {{ adapter.quote(pair[1]) }}
     {%- endcall -%}
     {%- do statements.append('rename_history_column') -%}
+    {%- set at = present.index(pair[0] | lower) -%}
+    {%- do named.pop(at) -%}{%- do named.insert(at, pair[1]) -%}
     {%- do present.append(pair[1] | lower) -%}
+  {%- endfor -%}
+  {%- for c in columns -%}
+    {%- for change in pdelta._recase_renames(named, c.name) -%}
+      {%- if not statements -%}{%- do statements.extend(pdelta._column_mapping_on(history, 'history')) -%}{%- endif -%}
+      {%- call statement('recase_history_column') -%}
+        alter table {{ history }} {{ change }}
+      {%- endcall -%}
+      {%- do statements.append('recase_history_column') -%}
+    {%- endfor -%}
   {%- endfor -%}
   {%- set adds = [] -%}
   {%- set names = [] -%}

@@ -1,6 +1,6 @@
 {#- How a dimension view's output columns changed between two declaration records' `output`
     lists ([name, alias, source column], declaration order), matched the way Spark names columns
-    (case-insensitively):
+    (case-insensitively, the relation columns they come from too):
       renamed    [[old, new]]: the new column takes its values from the relation column an old one
                  took them from, and the old name is gone (the first such old column, when several)
       dropped    old columns neither kept nor renamed
@@ -17,12 +17,12 @@
     {%- set by_name = [] -%}
     {%- for b in built_output if b[0] | lower == o[0] | lower -%}{%- do by_name.append(b) -%}{%- endfor -%}
     {%- if by_name -%}
-      {%- if by_name[0][1] != o[1] or by_name[0][2] != o[2] -%}{%- do resourced.append(o[0]) -%}
+      {%- if by_name[0][1] != o[1] or by_name[0][2] | lower != o[2] | lower -%}{%- do resourced.append(o[0]) -%}
       {%- elif by_name[0][0] != o[0] -%}{%- do recased.append([by_name[0][0], o[0]]) -%}
       {%- endif -%}
     {%- else -%}
       {%- set source = [] -%}
-      {%- for b in built_output if b[1] == o[1] and b[2] == o[2] and b[0] | lower not in now_names
+      {%- for b in built_output if b[1] == o[1] and b[2] | lower == o[2] | lower and b[0] | lower not in now_names
                                   and b[0] not in taken -%}
         {%- do source.append(b[0]) -%}
       {%- endfor -%}

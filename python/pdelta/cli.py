@@ -632,7 +632,7 @@ def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[s
         for name in columns.get("dropped", []):
             lines.append(f"  column {name}: dropped from the view and its feed in place (Delta column mapping, no row "
                          "read)" + ("; the history keeps it with its versions' values" if history else ""))
-        for old, new in columns.get("renamed", []):
+        for old, new in columns.get("renamed", []) + columns.get("recased", []):
             lines.append(f"  column {old}: renamed {new} in {tables} in place (no row read)")
         if columns.get("order"):
             # adapt_view_columns moves the columns in the view's and the feed's metadata; the history keeps its order

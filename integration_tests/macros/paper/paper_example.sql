@@ -4,7 +4,8 @@
     (make test: a declaration changed after the build) the selection on Addr also leaves out
     Dresden, which Bob's and Dave's address is in the new state. A reshapable declaration (the model
     paper_d_reshaped) drops ACountry with var `paper_reshape: dropped`, and also outputs CName as
-    `customer_name` with `paper_reshape: renamed` (after CAddr with `paper_reshape: reordered`);
+    `customer_name` with `paper_reshape: renamed` (after CAddr, as `Customer_Name`, with `paper_reshape:
+    reordered`);
     `paper_reshape: unjoined` keeps that but no longer joins Addr (its columns go, every customer is
     in D), and `paper_reshape: filtered` joins Addr again as a filter only (its predicate, no
     column), `widened` outputs ACity again (as `city` where given) and `restored` ACountry too;
@@ -22,7 +23,7 @@
   {%- set relations = {
       'c': {'state': 'paper_cust', 'changes': 'paper_cust_changes', 'key': ['cid'],
             'technique': 'log_based',
-            'columns': ['cid', 'caddr', {'customer_name': 'cname'}] if reshape == 'reordered'
+            'columns': ['cid', 'caddr', {'Customer_Name': 'cname'}] if reshape == 'reordered'
                        else ['cid', {'customer_name': 'cname'}
                              if reshape in ['renamed', 'unjoined', 'filtered', 'widened', 'restored']
                              else 'cname',
