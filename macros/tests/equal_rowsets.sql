@@ -17,9 +17,12 @@
       by name once it runs -#}
   {%- set selected = '*' -%}
   {%- set unmatched = [] -%}
-  {%- if execute and match_columns_by == 'name' -%}
-    {%- set model_names = adapter.get_columns_in_relation(model) | map(attribute='name') | list -%}
-    {%- set compare_names = adapter.get_columns_in_relation(compare_model) | map(attribute='name') | list -%}
+  {%- set model_names = adapter.get_columns_in_relation(model) | map(attribute='name') | list
+        if execute and match_columns_by == 'name' else [] -%}
+  {%- set compare_names = adapter.get_columns_in_relation(compare_model) | map(attribute='name') | list
+        if model_names else [] -%}
+  {#- a relation that does not exist describes as no columns: `select *` then, which Spark refuses naming it -#}
+  {%- if model_names and compare_names -%}
     {%- set model_lower = model_names | map('lower') | list -%}
     {%- set compare_lower = compare_names | map('lower') | list -%}
     {%- for name in model_names if name | lower not in compare_lower -%}
@@ -28,9 +31,7 @@
     {%- for name in compare_names if name | lower not in model_lower -%}
       {%- do unmatched.append(compare_model.identifier ~ '.' ~ name) -%}
     {%- endfor -%}
-    {%- set quoted = [] -%}
-    {%- for name in model_names -%}{%- do quoted.append(adapter.quote(name)) -%}{%- endfor -%}
-    {%- set selected = quoted | join(', ') if quoted else '*' -%}
+    {%- set selected = pdelta._cols(model_names) -%}
   {%- endif -%}
   {%- if unmatched -%}
     {{ exceptions.raise_compiler_error('equal_rowsets: ' ~ model.identifier ~ ' and ' ~ compare_model.identifier
