@@ -74,6 +74,14 @@ CASES = {
                               "a: predicate \"acountry = 'DE'\" -> \"acountry = 'DE' and acity <> 'X'\""]),
     "column_resourced": (variant(lambda d: d["relations"]["c"].update(columns=["cid", {"cname": "caddr"}, "caddr"])),
                          ["column cname now comes from c.caddr (was c.cname)"]),
+    # ... from a column of another type (STATES' types of c): the view's column would change its type
+    "column_resourced_retyped": (variant(lambda d: d["relations"]["c"].update(columns=["cid", {"cname": "cphone"},
+                                                                                       "caddr"])),
+                                 ["column cname now comes from c.cphone (was c.cname)"]),
+    # ... with a predicate changed on the same relation: both recompute the rows they reach, in one batch
+    "column_resourced_and_predicate": (variant(lambda d: d["relations"]["c"].update(
+        columns=["cid", {"cname": "caddr"}, "caddr"], where="cname is not null")),
+        ["column cname now comes from c.caddr (was c.cname)", 'c: predicate none -> "cname is not null"']),
     "columns_reordered": (variant(lambda d: d["relations"]["c"].update(columns=["cid", "caddr", "cname"])),
                           ["column order or the key changed"]),
     "key_renamed": (variant(lambda d: d["relations"]["c"].update(columns=[{"id": "cid"}, "cname", "caddr"])),
@@ -160,7 +168,8 @@ ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "adde
            "relation_joined_in": {"a": "kept"},
            "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"},
            "relation_replaced": {"c": "kept"}, "relation_replaced_state_only": {"c": "kept"},
-           "relation_replaced_join_column_dropped": {"c": "kept"}, "leaf_replaced_below_root": {"a": "kept"}}
+           "relation_replaced_join_column_dropped": {"c": "kept"}, "leaf_replaced_below_root": {"a": "kept"},
+           "column_resourced": {"c": "kept"}, "column_resourced_and_predicate": {"c": "added"}}
 # ... and the columns it adds, drops or renames in place (an added one: [name, relation, its column,
 # the output column before it])
 COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "added": []},
@@ -195,6 +204,9 @@ LEAVES = {"relation_joined_in": ("a", [], ["n"], "(coalesce((acountry = 'DE'), f
 # the states of the relations removed, joined in or replaced, as adaptation_states gives them (a replaced
 # one's feed and watermark are its old relation's; a relation joined in has neither)
 STATES = {"a": {"state": "addr_state", "changes": "addr_feed", "consumed": 7},
+          # a relation with a column re-sourced: its state's column types
+          "c": {"state": "cust_state", "changes": None, "consumed": 5,
+                "types": {"cid": "int", "cname": "string", "caddr": "string", "cphone": "bigint"}},
           "n": {"state": "nation_state", "changes": "nation_feed", "consumed": 3},
           "r": {"state": "region_state", "changes": None, "consumed": None},
           "b": {"state": "addr_state", "changes": None, "consumed": None}}
@@ -382,6 +394,9 @@ def test_leaf_relations_removed_or_joined_in_read_their_states(report, case):
     if leaves and (case in ADAPTED or case in COLUMNS_ADAPTED):
         assert without["adapt"] is None and without["columns"] is None
         assert "are not available to read which rows" in without["why"]
+    elif case in RESOURCED:
+        # a re-sourced column's types unknown: the view rebuilds, saying so
+        assert without["adapt"] is None and "the column types of its state are not known" in without["why"]
     else:
         assert (without["adapt"], without["columns"]) == (adaptation["adapt"], adaptation["columns"])
     # a removed relation's feed tells which of its keys changed since the view consumed it: without it, rebuilt
@@ -415,3 +430,28 @@ def test_columns_reordered_by_moving_those_out_of_place(report, case):
 @pytest.mark.parametrize("case", sorted(RECASES))
 def test_a_names_case_changed_by_two_renames_through_a_transient_name(report, case):
     assert report["__recases__"][case] == RECASES[case][1]
+
+
+# a column re-sourced within its relation: case -> its relation, [name, old column, new column], the condition on the
+# state's rows (x) whose keys the batch recomputes
+RESOURCED = {"column_resourced": ("c", [["cname", "cname", "caddr"]], "not (x.`cname` <=> x.`caddr`)"),
+             "column_resourced_and_predicate": ("c", [["cname", "cname", "caddr"]],
+                                                "(true) <> (coalesce((cname is not null), false)) or "
+                                                "not (x.`cname` <=> x.`caddr`)")}
+
+
+@pytest.mark.parametrize("case", sorted(RESOURCED))
+def test_a_column_re_sourced_recomputes_the_rows_whose_two_columns_differ(report, case):
+    alias, columns, disagree = RESOURCED[case]
+    got = report[case]["adaptation"]
+    assert got["why"] is None and got["columns"] is None
+    assert (got["adapt"][alias]["resourced"], got["adapt"][alias]["disagree"]) == (columns, disagree)
+
+
+def test_a_column_re_sourced_to_another_type_or_relation_rebuilds(report):
+    why = report["column_resourced_retyped"]["adaptation"]["why"]
+    assert report["column_resourced_retyped"]["adaptation"]["adapt"] is None
+    assert "column cname takes c.cphone (bigint) where it took c.cname (string): a rebuild gives it its type" in why
+    assert "columns taken from another relation (acity) change every row" in \
+        report["relation_removed_join_changed"]["adaptation"]["why"] + \
+        (report["relation_removed_join_changed"]["adaptation_without_states"]["why"] or "")

@@ -44,6 +44,9 @@ UNJOINED = DECL_CHANGED + ", paper_reshape: unjoined"
 FILTERED = DECL_CHANGED + ", paper_reshape: filtered"
 # ... then ACity output again: a column added from Addr, which the view joins already
 WIDENED = DECL_CHANGED + ", paper_reshape: widened"
+# ... then CAddr output with CDiscount's values (a column re-sourced within Cust, of the same type): the rows whose
+# two columns differ recomputed, published as upd, and the view over its feed refreshes from them
+RESOURCED = DECL_CHANGED + ", paper_reshape: resourced"
 # ... then ACountry output again too, under a cost model (pdelta_rebuild_ratio) that counts the fill of an added
 # column as the whole view reached: a plain rebuild instead of the fill and its batch
 RESTORED = DECL_CHANGED + ", paper_reshape: restored, pdelta_rebuild_ratio: 0.9"
@@ -222,6 +225,19 @@ def lane_commands(target: str) -> list[str]:
         f"! run {t} --vars '{WIDENED}, paper_history_retype: true}}' --select paper_d_reshaped_history"
         " :: cannot take the new declaration's column types",
         f"test {t} --vars '{WIDENED}}}' --select paper_d_reshaped_history",
+        # CAddr from CDiscount (issue #19): Cust's rows whose two columns differ (all three) are recomputed, Adam's
+        # (the one the view holds: caddr 1 -> 5) goes out as upd with its before-image; the view over the feed,
+        # brought up to date first (its input was rebuilt above), refreshes incrementally from that upd
+        f"run {t} --vars '{WIDENED}}}' --select paper_d_over_reshaped",
+        f"pdelta explain paper_d_reshaped {t} --vars '{RESOURCED}}}' --expect-mode adapt --expect-emits upd"
+        " :: column caddr now from c.cdiscount (was c.caddr; the rows where they differ go out as upd)",
+        f"run {t} --vars '{RESOURCED}}}' --select paper_d_reshaped paper_d_reshaped_recomputed",
+        f"run-operation assert_adapted_columns {t} --args '{{model_name: paper_d_reshaped,"
+        " expected: [cid, customer_name, caddr, acity], key: [cid], counts: {upd: 1}}'",
+        f"pdelta explain paper_d_over_reshaped {t} --vars '{RESOURCED}}}' --expect-mode incremental"
+        " --expect-emits upd",
+        f"run {t} --vars '{RESOURCED}}}' --select paper_d_over_reshaped paper_d_over_reshaped_recomputed",
+        f"test {t} --vars '{RESOURCED}}}' --select paper_d_reshaped paper_d_over_reshaped",
         f"run-operation paper_addr_moves {t} --args '{{aid: 1, acity: Aachen}}'",
         # ACountry added back, with Adam's move back pending: the model rebuilds, the view equals its recomputation
         f"pdelta explain paper_d_reshaped {t} --vars '{RESTORED}}}' --expect-mode rebuild"

@@ -7,7 +7,9 @@
     out, and a removed one's feed is none where it cannot be read: the view then rebuilds, saying so.
     A relation replaced (its state or feed changed under its alias, declaration_adaptation) gets the
     replaced relation's feed and watermark (`changes` none where that feed is gone) and `state` none:
-    its state is never read. -#}
+    its state is never read. A relation kept whose output column takes another of its columns now
+    (re-sourced: output_column_changes) gets its state and `types`, {lower-cased column: Spark type}
+    (one describe), which tell whether the view's column keeps its type. -#}
 {% macro adaptation_states(built_with, view, consumed) %}
   {%- set out = {} -%}
   {%- if built_with is none -%}{{ return(out) }}{%- endif -%}
@@ -31,6 +33,17 @@
     {%- set state = pdelta.resolve_relation(r['state']) -%}
     {%- if pdelta.relation_exists(state) -%}
       {%- do out.update({alias: {'state': state, 'changes': none, 'consumed': none}}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set resourced = pdelta.output_column_changes(built_with['extent']['output'], view['output'])['resourced'] -%}
+  {%- for o in view['output'] if o[0] in resourced and o[1] in built and o[1] not in out -%}
+    {%- set state = pdelta.resolve_relation(view['relations'][o[1]]['state']) -%}
+    {%- if pdelta.relation_exists(state) -%}
+      {%- set types = {} -%}
+      {%- for column in adapter.get_columns_in_relation(state) -%}
+        {%- do types.update({column.name | lower: column.dtype | lower}) -%}
+      {%- endfor -%}
+      {%- do out.update({o[1]: {'state': state, 'changes': none, 'consumed': consumed.get(o[1]), 'types': types}}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(out) }}

@@ -78,8 +78,16 @@
     now). Without a containment, or without that feed, both sides run, and need nothing else.
     A new change feed starts with no watermark, like a relation joined in (`joined`).
 
-    Not adapted (the view rebuilds, as before): output columns re-sourced (a name kept for another
-    relation column: every row's value changes), the last attribute dropped, columns
+    An output column re-sourced: its name kept, its values taken from another column of the same relation
+    (customer_name from c.full_name where it was c.name), of the same type in its state. The view's value
+    changes only where the state row holds another value in the new column than in the old one: those rows
+    (`not (x.old <=> x.new)`) join the batch's keys like a changed predicate's disagreeing rows, are recomputed
+    and diffed, and go out on the view's feed as `upd` with their before-images, so views downstream
+    refresh incrementally; the others are not read (the relation's state is, once, by that condition).
+
+    Not adapted (the view rebuilds, as before): an output column re-sourced from another relation (every
+    row's value may change), or to a column of another type (the view's column would change its type) or
+    as a key column, the last attribute dropped, columns
     changed on a view that is not Delta, a column added back that its SCD2 history holds from before,
     a relation removed, joined in or replaced with relations joined to it, a relation replaced whose
     rows the view cannot locate (its parent is not the root, and the view does not output the
@@ -90,13 +98,15 @@
     `history_columns`, the lower-cased columns of its SCD2 history table: adaptation_table), none
     to leave the table out; states: {alias: {state, changes, consumed}} of the relations removed or
     joined in (adaptation_states: a removed one's feed and watermark too; a missing one: the view
-    rebuilds; a replaced one: adaptation_states, `changes` none where its feed is gone; the
-    containment comes from `running`'s). Returns {adapt: {alias: {old, new, change, removed, joined,
-    replaced, disagree}} or none,
+    rebuilds; a replaced one: adaptation_states, `changes` none where its feed is gone; one with a
+    column re-sourced: `types` too; the containment comes from `running`'s). Returns {adapt: {alias:
+    {old, new, change, resourced, removed, joined, replaced, disagree}} or none,
     columns: {dropped: [name], renamed: [[old, new]], added: [[name, alias, source column, the output
     column before it or none]]} or none, joined: [alias], why: the reason
     when adapt and columns are none and the declarations differ}; `change` is what happened to the
-    relation's own predicate (added, dropped, changed, kept), `removed` / `joined` the leaves
+    relation's own predicate (added, dropped, changed, kept), `resourced` its output columns taking another
+    of its columns ([name, old column, new column]; `states` gives its state's `types`: adaptation_states),
+    `removed` / `joined` the leaves
     removed from it or joined to it, `replaced` its leaves replaced ({leaf, old, new: the states as
     recorded, containment, sides: delete and/or insert, fk_out: the view's columns holding the join
     columns or none, compare: [[output column, the replacement's column]]}), and `disagree` the SQL
@@ -169,9 +179,36 @@
       {%- do added.append([o[0], o[1], o[2], now['output'][loop.index0 - 1][0] if not loop.first else none]) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- if changes['resourced'] -%}
-    {%- do refused.append('columns taken from another relation column (' ~ changes['resourced'] | join(', ')
-                          ~ ') change every row') -%}
+  {#- a column kept by name that takes another column of the same relation: the view's value changes on the rows
+      whose state row holds another value in the new column than in the old one (null-safe), which join the
+      batch's keys like a changed predicate's; the state's types say whether the view's column keeps its type -#}
+  {%- set resourced = {} -%}
+  {%- set elsewhere = [] -%}
+  {%- for o in now['output'] if o[0] in changes['resourced'] -%}
+    {%- set found = namespace(built=none) -%}
+    {%- for candidate in built_output if candidate[0] | lower == o[0] | lower and found.built is none -%}
+      {%- set found.built = candidate -%}
+    {%- endfor -%}
+    {%- set b = found.built -%}
+    {%- set types = ((states or {}).get(o[1]) or {}).get('types') -%}
+    {%- if b[1] != o[1] -%}
+      {%- do elsewhere.append(o[0]) -%}
+    {%- elif o[0] in now['key'] -%}
+      {%- do refused.append('key column ' ~ o[0] ~ ' takes another column of relation ' ~ o[1]) -%}
+    {%- elif types is none -%}
+      {%- do refused.append('column ' ~ o[0] ~ ' takes ' ~ o[1] ~ '.' ~ o[2] ~ ' (was ' ~ o[1] ~ '.' ~ b[2]
+                            ~ '), and the column types of its state are not known') -%}
+    {%- elif types.get(o[2] | lower) is none or types.get(o[2] | lower) != types.get(b[2] | lower) -%}
+      {%- do refused.append('column ' ~ o[0] ~ ' takes ' ~ o[1] ~ '.' ~ o[2] ~ ' ('
+                            ~ (types.get(o[2] | lower) or 'not in its state') ~ ') where it took '
+                            ~ o[1] ~ '.' ~ b[2] ~ ' (' ~ (types.get(b[2] | lower) or 'not in its state')
+                            ~ '): a rebuild gives it its type') -%}
+    {%- else -%}
+      {%- do resourced.update({o[1]: resourced.get(o[1], []) + [[o[0], b[2], o[2]]]}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if elsewhere -%}
+    {%- do refused.append('columns taken from another relation (' ~ elsewhere | join(', ') ~ ') change every row') -%}
   {%- endif -%}
   {%- set columns = {'dropped': changes['dropped'], 'renamed': changes['renamed'], 'added': added}
                     if changes['dropped'] or changes['renamed'] or added or changes['recased']
@@ -212,7 +249,7 @@
     {%- set gone = removed | select('in', pdelta._children(built, alias)) | list -%}
     {%- set came = joined | select('in', pdelta._children(now, alias)) | list -%}
     {%- set swapped = replaced | select('in', pdelta._children(now, alias)) | list -%}
-    {%- if old != new or gone or came or swapped -%}
+    {%- if old != new or gone or came or swapped or alias in resourced -%}
       {%- set old_passes = [pdelta._passes(old)] -%}
       {%- set leaf_changed = [] -%}
       {%- for leaf in gone -%}
@@ -248,7 +285,11 @@
       {%- endfor -%}
       {%- set disagree = (['(' ~ old_passes | join(' and ') ~ ') <> (' ~ new_passes | join(' and ') ~ ')']
                           if old != new or gone or came else []) + leaf_changed -%}
+      {%- for column in resourced.get(alias, []) -%}
+        {%- do disagree.append('not (x.' ~ adapter.quote(column[1]) ~ ' <=> x.' ~ adapter.quote(column[2]) ~ ')') -%}
+      {%- endfor -%}
       {%- do adapt.update({alias: {'old': old, 'new': new, 'removed': gone, 'joined': came, 'replaced': replacements,
+            'resourced': resourced.get(alias, []),
             'change': 'kept' if old == new else ('added' if not old else ('dropped' if not new else 'changed')),
             'disagree': disagree | join(' or ') if disagree else none}}) -%}
     {%- endif -%}

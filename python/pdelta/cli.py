@@ -645,6 +645,9 @@ def next_run_verdict(info: dict, mode: str = "incremental") -> tuple[str, list[s
                          + "; nothing published)")
         for alias, pred in (info.get("adaptation") or {}).items():
             what = [f"predicate {pred['change']}"] if pred.get("change") != "kept" else []
+            # a column re-sourced within the relation: the rows whose two columns differ are recomputed, published upd
+            what += [f"column {name} now from {alias}.{new} (was {alias}.{old}; the rows where they differ go out as "
+                     "upd)" for name, old, new in pred.get("resourced") or []]
             what += [f"relation {leaf} removed" for leaf in pred.get("removed") or []]
             what += [f"relation {leaf} joined in" for leaf in pred.get("joined") or []]
             what += [f"relation {swap['leaf']} replaced ({swap['old']} -> {swap['new']})"

@@ -8,7 +8,8 @@
     reordered`);
     `paper_reshape: unjoined` keeps that but no longer joins Addr (its columns go, every customer is
     in D), and `paper_reshape: filtered` joins Addr again as a filter only (its predicate, no
-    column), `widened` outputs ACity again (as `city` where given) and `restored` ACountry too;
+    column), `widened` outputs ACity again (as `city` where given), `resourced` takes CAddr's values from
+    CDiscount (the same type) and `restored` ACountry too, CAddr from CAddr again;
     `paper_history_retype: true` outputs AID there (another type). A replaceable one
     (paper_d_replaced) reads Addr from paper_addr_moved (its columns named address_id, city,
     country) with `paper_replace: equal`, from paper_addr_moved_west (no Dresden) with `subset`, and
@@ -25,14 +26,15 @@
             'technique': 'log_based',
             'columns': ['cid', 'caddr', {'Customer_Name': 'cname'}] if reshape == 'reordered'
                        else ['cid', {'customer_name': 'cname'}
-                             if reshape in ['renamed', 'unjoined', 'filtered', 'widened', 'restored']
+                             if reshape in ['renamed', 'unjoined', 'filtered', 'widened', 'resourced', 'restored']
                              else 'cname',
-                             'caddr']},
+                             {'caddr': 'cdiscount'} if reshape == 'resourced' else 'caddr']},
       'a': {'state': 'paper_addr', 'changes': 'paper_addr_changes', 'key': ['aid'],
             'technique': 'change_tracking', 'join': {'to': 'c', 'on': {'caddr': 'aid'}},
             'columns': [] if reshape == 'filtered' else ([{city: 'aid'}] if retyped else ([{city: 'acity'}]
-                       if reshape == 'widened' and city != 'acity' else ['acity']))
-                       if reshape in ['dropped', 'renamed', 'reordered', 'widened'] else ['acity', 'acountry'],
+                       if reshape in ['widened', 'resourced'] and city != 'acity' else ['acity']))
+                       if reshape in ['dropped', 'renamed', 'reordered', 'widened', 'resourced']
+                       else ['acity', 'acountry'],
             'where': "acountry = 'DE' and acity <> 'Dresden'" if narrowed else "acountry = 'DE'"},
   } -%}
   {%- if reshape == 'unjoined' -%}{%- do relations.pop('a') -%}{%- endif -%}
