@@ -19,7 +19,7 @@ from pdelta import consistency
 from pdelta.cli import main as pdelta_main
 from pdelta.project import Project, parse_manifest
 from pdelta.validate import validate
-from user_project import ROOT, dbt_deps, write_user_project
+from user_project import ROOT, dbt_deps, run_operation, write_user_project
 
 FEED_COLS = ("cast(null as struct<x: int>) as _pdelta_before, cast(null as string) as _pdelta_type, "
              "cast(null as bigint) as _pdelta_seq")
@@ -178,11 +178,18 @@ def test_each_view_gets_its_level(project, model, level, pinned, why):
 
 def test_captures_raw_relations_are_cut_at_positions(project):
     """explain says `through position N` for the raw relation of a capture cut by source time, and `through
-    sequence N` for mirrors' feeds: position_feeds names the first kind as pdelta_cuts names feeds"""
-    _, parsed, _ = project
+    sequence N` for mirrors' feeds: position_feed_names (the Jinja side, which explained_cuts reads) names the raw
+    relations of captures that declare source_time, as pdelta_cuts names feeds, and no mirror's feed"""
+    d, parsed, _ = project
+    (d / "macros").mkdir(exist_ok=True)
+    (d / "macros" / "report_position_feeds.sql").write_text(
+        "{% macro report_position_feeds() %}"
+        "{{ log('POSITION_FEEDS ' ~ tojson(pdelta.position_feed_names()), info=true) }}{% endmacro %}\n")
+    res, logged = run_operation(d, "report_position_feeds", {})
+    assert res.success, res.exception
+    found = [json.loads(m[len("POSITION_FEEDS "):]) for m in logged if str(m).startswith("POSITION_FEEDS ")]
     raw = parsed.model_node("cust_raw")
-    assert consistency.position_feeds(parsed) == {consistency.cut_feed_name(raw.relation_name)}
-    assert consistency.cut_feed_name(raw.relation_name).endswith(".cust_raw")
+    assert found == [[".".join(part.strip("`") for part in raw.relation_name.split(".")).lower()]], found
 
 
 def test_pin_states_var_turns_every_view_to_convergence(project):
@@ -228,8 +235,8 @@ def test_explain_says_how_far_a_cut_trails_and_which_feed_holds_it():
                      "last cut's bound"]
     # a capture's raw relation is cut at a position of its raw records, not at a feed's sequence
     raw = consistency.source_cut_lines("shop", {"t": "5", "lag": 0.0, "held_by": "s.raw_c",
-                                                "feeds": {"s.raw_c": {"w": "5", "bound": 12, "read": "full"}}},
-                                       positions={"s.raw_c"})
+                                                "feeds": {"s.raw_c": {"w": "5", "bound": 12, "read": "full",
+                                                                      "unit": "position"}}})
     assert raw[1] == "  feed s.raw_c: newest source time 5, through position 12; the hook read every row", raw
     level = consistency.source_cut_lines("shop", {"t": "7", "lag": 0.0, "held_by": "s.feed_c", "feeds": {}})
     assert level == ["source `shop`: the last run's cut is at source time 7, at the newest source time of its feeds"]

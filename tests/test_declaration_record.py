@@ -78,6 +78,10 @@ CASES = {
     "column_resourced_retyped": (variant(lambda d: d["relations"]["c"].update(columns=["cid", {"cname": "cphone"},
                                                                                        "caddr"])),
                                  ["column cname now comes from c.cphone (was c.cname)"]),
+    # ... with its name's case changed too: renamed in place, and its rows recomputed
+    "column_resourced_recased": (variant(lambda d: d["relations"]["c"].update(columns=["cid", {"CName": "caddr"},
+                                                                                       "caddr"])),
+                                 ["column cname renamed CName", "column CName now comes from c.caddr (was c.cname)"]),
     # ... with a predicate changed on the same relation: both recompute the rows they reach, in one batch
     "column_resourced_and_predicate": (variant(lambda d: d["relations"]["c"].update(
         columns=["cid", {"cname": "caddr"}, "caddr"], where="cname is not null")),
@@ -169,12 +173,15 @@ ADAPTED = {"predicate_dropped": {"a": "dropped"}, "predicate_added": {"c": "adde
            "relation_removed": {"c": "kept"}, "relation_removed_and_renamed": {"c": "kept"},
            "relation_replaced": {"c": "kept"}, "relation_replaced_state_only": {"c": "kept"},
            "relation_replaced_join_column_dropped": {"c": "kept"}, "leaf_replaced_below_root": {"a": "kept"},
-           "column_resourced": {"c": "kept"}, "column_resourced_and_predicate": {"c": "added"}}
+           "column_resourced": {"c": "kept"}, "column_resourced_and_predicate": {"c": "added"},
+           "column_resourced_recased": {"c": "kept"}}
 # ... and the columns it adds, drops or renames in place (an added one: [name, relation, its column,
 # the output column before it])
 COLUMNS_ADAPTED = {"column_dropped": {"dropped": ["cname"], "renamed": [], "added": []},
                    "column_renamed": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
                    "column_recased": {"dropped": [], "renamed": [], "added": [], "recased": [["cname", "CName"]]},
+                   "column_resourced_recased": {"dropped": [], "renamed": [], "added": [],
+                                                "recased": [["cname", "CName"]]},
                    "renamed_and_dropped": {"dropped": ["cname"], "renamed": [["acity", "city"]], "added": []},
                    "rename_and_predicate": {"dropped": [], "renamed": [["acity", "city"]], "added": []},
                    "relation_removed": {"dropped": ["acity"], "renamed": [], "added": []},
@@ -435,6 +442,7 @@ def test_a_names_case_changed_by_two_renames_through_a_transient_name(report, ca
 # a column re-sourced within its relation: case -> its relation, [name, old column, new column], the condition on the
 # state's rows (x) whose keys the batch recomputes
 RESOURCED = {"column_resourced": ("c", [["cname", "cname", "caddr"]], "not (x.`cname` <=> x.`caddr`)"),
+             "column_resourced_recased": ("c", [["CName", "cname", "caddr"]], "not (x.`cname` <=> x.`caddr`)"),
              "column_resourced_and_predicate": ("c", [["cname", "cname", "caddr"]],
                                                 "(true) <> (coalesce((cname is not null), false)) or "
                                                 "not (x.`cname` <=> x.`caddr`)")}
@@ -444,7 +452,7 @@ RESOURCED = {"column_resourced": ("c", [["cname", "cname", "caddr"]], "not (x.`c
 def test_a_column_re_sourced_recomputes_the_rows_whose_two_columns_differ(report, case):
     alias, columns, disagree = RESOURCED[case]
     got = report[case]["adaptation"]
-    assert got["why"] is None and got["columns"] is None
+    assert got["why"] is None and got["columns"] == COLUMNS_ADAPTED.get(case)
     assert (got["adapt"][alias]["resourced"], got["adapt"][alias]["disagree"]) == (columns, disagree)
 
 

@@ -265,8 +265,9 @@ def test_feeds_of_one_source_cut_at_one_source_time(tmp_path):
         # `pdelta explain` says how far the cut trails and which feed holds it back
         cuts = explain_next_refresh(project, ROOT, "local", "v", manifest=manifest)["source_cuts"]
         assert cuts == {SOURCE: {"t": str(later), "lag": quiet - later, "held_by": f"{SCHEMA}.feed_a", "feeds": {
-            f"{SCHEMA}.feed_a": {"w": str(later), "bound": shop.seq["a"], "read": "past the bound"},
-            f"{SCHEMA}.feed_c": {"w": str(quiet), "bound": shop.seq["c"] - 1, "read": "past the bound"}}}}, cuts
+            f"{SCHEMA}.feed_a": {"w": str(later), "bound": shop.seq["a"], "read": "past the bound", "unit": "sequence"},
+            f"{SCHEMA}.feed_c": {"w": str(quiet), "bound": shop.seq["c"] - 1, "read": "past the bound",
+                                 "unit": "sequence"}}}}, cuts
         # a cut that trails the newest source time (the rename's) by more than pdelta_max_cut_lag stops the
         # mirrors, naming the feed that holds it back; a lag within it does not
         statuses = dbt_run("m_c", "m_a", variables={"pdelta_max_cut_lag": 0.5})
@@ -456,6 +457,10 @@ def test_captures_of_one_source_cut_at_one_source_time(tmp_path):
         topics = {f"{CAPTURE_SCHEMA}.raw_c", f"{CAPTURE_SCHEMA}.raw_a"}
         assert last_cut() == (1, {t: "full" for t in topics})
         assert view_rows() == shop.view_at(1)
+        # `pdelta explain` names what the topics were cut at: a position of their raw records, not a sequence
+        cuts = explain_next_refresh(project, ROOT, "local", "vc")["source_cuts"]
+        units = {feed: seen["unit"] for feed, seen in cuts[SOURCE]["feeds"].items()}
+        assert units == {t: "position" for t in topics}, cuts
 
         # Ann moves to a new address in one transaction; the customer topic has it, the address topic not yet: the
         # customer capture's batch ends before it (its raw record is there to read), and the view shows the source

@@ -158,13 +158,15 @@
   {#- a table an earlier pdelta made, not yet cut by this one, has no `feed_read` (add_cut_columns) -#}
   {%- set present = adapter.get_columns_in_relation(cuts) | map(attribute='name') | map('lower') | list -%}
   {%- set names = ['feed', 'w', 't', 'bound', 'lag', 'held_by'] + (['feed_read'] if 'feed_read' in present else []) -%}
+  {%- set positioned = pdelta.position_feed_names() -%}
   {%- set out = {} -%}
   {%- for source_name in sources -%}
     {%- set by_feed = pdelta.last_cut(cuts, source_name, names) -%}
     {%- set feeds = {} -%}
     {%- for feed, cut in by_feed.items() -%}
       {%- do feeds.update({feed: {'w': cut['w'], 'bound': none if cut['bound'] is none else cut['bound'] | int,
-                                  'read': cut.get('feed_read')}}) -%}
+                                  'read': cut.get('feed_read'),
+                                  'unit': 'position' if feed in positioned else 'sequence'}}) -%}
     {%- endfor -%}
     {%- set any_cut = (by_feed.values() | list)[0] if by_feed else {} -%}
     {%- do out.update({source_name: {'t': any_cut.get('t'), 'held_by': any_cut.get('held_by'),
@@ -172,6 +174,21 @@
                                      'feeds': feeds}}) -%}
   {%- endfor -%}
   {{ return(out) }}
+{% endmacro %}
+
+{#- the feeds of the project's cuts (cut_feed_name) that are captures' raw relations: a capture that declares
+    `source_time` is cut at a position of its raw records (macros/materializations/capture.sql), a mirror's feed at
+    a sequence; from dbt's graph -#}
+{% macro position_feed_names() %}
+  {%- set names = [] -%}
+  {%- for node in graph.nodes.values() if node.resource_type == 'model'
+        and node.config.get('materialized') == 'capture' -%}
+    {%- set declared = node.config.get('pdelta_capture') -%}
+    {%- if declared is mapping and declared.get('source_time') and declared.get('raw') -%}
+      {%- do names.append(pdelta.cut_feed_name(pdelta._graph_relation(declared['raw']))) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(names) }}
 {% endmacro %}
 
 {#- the table the run's cuts go to: `pdelta_cuts` in the target's schema -#}

@@ -18,7 +18,9 @@
     {%- for b in built_output if b[0] | lower == o[0] | lower -%}{%- do by_name.append(b) -%}{%- endfor -%}
     {%- if by_name -%}
       {%- if by_name[0][1] != o[1] or by_name[0][2] | lower != o[2] | lower -%}{%- do resourced.append(o[0]) -%}
-      {%- elif by_name[0][0] != o[0] -%}{%- do recased.append([by_name[0][0], o[0]]) -%}
+      {%- endif -%}
+      {#- a re-sourced column's name may change its case too: both are adapted -#}
+      {%- if by_name[0][0] != o[0] -%}{%- do recased.append([by_name[0][0], o[0]]) -%}
       {%- endif -%}
     {%- else -%}
       {%- set source = [] -%}

@@ -474,8 +474,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         + (f"; strong if {level.strong_if}" if level.strong_if else ""))
     for read in level.inputs:
         say(f"    {read.alias}: {read.why}")
-    rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started),
-                                             consistency.position_feeds(project))
+    rc = 0 if args.static else _explain_next(args, a, say, doc, project.manifest, Progress("pdelta explain", started))
     if as_json:
         print(json.dumps(doc, default=str))
     else:
@@ -483,8 +482,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return rc
 
 
-def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, progress=None,
-                  positions: set[str] = frozenset()) -> int:
+def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, progress=None) -> int:
     """the warehouse part of `pdelta explain`: the next refresh as the engine would run it"""
     project_vars = _project_vars(args)
     info = explain_next_refresh(*_dirs(args), args.target, args.model,
@@ -524,7 +522,7 @@ def _explain_next(args: argparse.Namespace, a, say, doc: dict, manifest=None, pr
                 else "every row (a commit since the last refresh was no append, or none was recorded)"))
     for source, cut in (info.get("source_cuts") or {}).items():
         # the last run's cut of a source the view's mirrors are cut by (macros/engine/cut_sources.sql)
-        for line in consistency.source_cut_lines(source, cut, positions):
+        for line in consistency.source_cut_lines(source, cut):
             say("  " + line)
     rc = 0
     for stop in info.get("stops") or []:

@@ -212,30 +212,11 @@ def view_level(project, view: View, views: dict[str, View], project_vars: dict |
                                   "refresh shows the view of a state the sources were in, in order")
 
 
-def cut_feed_name(relation: str) -> str:
-    """a relation's name as `pdelta_cuts` names its feeds (macros/engine/cut_sources.sql cut_feed_name):
-    `schema.table`, unquoted, lower case"""
-    return ".".join(part.strip("`") for part in relation.split("`.`")).lower()
-
-
-def position_feeds(project) -> set[str]:
-    """the feeds of the project's cuts that are captures' raw relations (cut_feed_name): a capture cut by
-    source time is cut at a position of its raw records (macros/materializations/capture.sql), not at a
-    feed's sequence"""
-    feeds = set()
-    for node in project.manifest.nodes.values():
-        if node.config.materialized == "capture" and cut_source(node) is not None:
-            raw = project.resolve(node.config.get("pdelta_capture").get("raw"))
-            if raw is not None:
-                feeds.add(cut_feed_name(raw.relation))
-    return feeds
-
-
-def source_cut_lines(source: str, cut: dict, positions: set[str] = frozenset()) -> list[str]:
+def source_cut_lines(source: str, cut: dict) -> list[str]:
     """`pdelta explain`'s lines for the last run's cut of `source` (macros/engine/cut_sources.sql explained_cuts):
     where the cut is, how far it trails the newest source time of the source's feeds and which feed holds it
     back, and per feed its newest source time, the sequence it was cut at (the position, for the raw relations
-    of captures: `positions`) and how the hook read it"""
+    of captures: explained_cuts' `unit`) and how the hook read it"""
     if cut.get("t") is None:
         head = f"source `{source}`: the last run took no cut (a feed has no row yet: {cut.get('held_by')})"
     else:
@@ -246,7 +227,7 @@ def source_cut_lines(source: str, cut: dict, positions: set[str] = frozenset()) 
         head = f"source `{source}`: the last run's cut is at source time {cut['t']}" + (f", {behind}" if behind else "")
     lines = [head]
     for feed, seen in sorted((cut.get("feeds") or {}).items()):
-        unit = "position" if feed in positions else "sequence"
+        unit = seen.get("unit") or "sequence"
         bound = "no row at or below the cut" if seen.get("bound") is None else f"through {unit} {seen['bound']}"
         lines.append(f"  feed {feed}: newest source time {seen.get('w')}, {bound}; the hook read "
                      + ("only its rows past the last cut's bound" if seen.get("read") == "past the bound"
