@@ -67,11 +67,7 @@ def reconstruct(view: View, rows: dict, hidden: dict, rest: dict) -> dict:
     a row reached by several view rows taken once, by its key)"""
     out = {a: {k: dict(row) for k, row in rest[a].items()} for a in view.order}
     for key, row in rows.items():
-        for a in view.order:
-            cols = needed(view, a)
-            if not all((a, c) in hidden[key] or c in shown(view, a) for c in cols):
-                continue  # the view row does not reach `a` (its chain stopped before it): no such view row
-            values = {c: row[shown(view, a)[c]] if c in shown(view, a) else hidden[key][(a, c)] for c in cols}
+        for a, values in chain_of(view, row, hidden[key]).items():
             assert out[a].get(values["k"], values) == values, (a, values, out[a].get(values["k"]))
             out[a][values["k"]] = values
     return out
@@ -149,13 +145,10 @@ def refresh(view: View, old: tuple, last: dict, hidden_counts: bool = True,
 
 
 def chain_of(view: View, row: dict, hidden: dict) -> dict:
-    """{alias: needed columns} of the relations a view row holds, from its output and hidden columns"""
-    out = {}
-    for a in view.order:
-        cols = needed(view, a)
-        if all((a, c) in hidden or c in shown(view, a) for c in cols):
-            out[a] = {c: row[shown(view, a)[c]] if c in shown(view, a) else hidden[(a, c)] for c in cols}
-    return out
+    """{alias: needed columns} of the relations a view row holds (every one: the joins are inner), from its output
+    and hidden columns"""
+    return {a: {c: row[shown(view, a)[c]] if c in shown(view, a) else hidden[(a, c)] for c in needed(view, a)}
+            for a in view.order}
 
 
 def check_shape(view: View, hidden_counts: bool = True, rows_touch: bool = True) -> None:
