@@ -1,7 +1,7 @@
 """The benchmark harness keeps working (`make bench`, python/pdelta/bench/): a tiny run of the
 TPC-H-shaped workload with all four contenders — (a) rebuild, (b) the affected-keys MERGE,
-(c) pdelta on partial feeds with the cost-based choice, (d) pdelta over CDF mirrors — on
-identical inputs. The harness itself raises when a contender's table differs from the rebuild;
+(c) pdelta on partial feeds with the cost-based choice and keeping its complement, (d) pdelta over
+CDF mirrors — on identical inputs. The harness itself raises when a contender's table differs from the rebuild;
 here we check that it ran to the end, wrote its results, and that the cost model chose a
 refresh for a small batch and a plain rebuild for a 50 % batch. No timing is asserted: speed is the
 benchmark's business, not a test's. The view-adaptation benchmark (`make bench-adapt`) gets the
@@ -42,7 +42,7 @@ def test_bench_smoke(tmp_path, bench_env, capsys):
     from pdelta.bench.__main__ import main
 
     out = tmp_path / "out"
-    rc = main(["--matrix", "2000:0.01,0.5", "--workloads", "tpch", "--contenders", "a,b,c_auto,d",
+    rc = main(["--matrix", "2000:0.01,0.5", "--workloads", "tpch", "--contenders", "a,b,c_auto,c_complement,d",
                "--rebuild-ratio", "0.3", "--out", str(out), "--work", str(tmp_path / "work"), "--fresh"])
     printed = capsys.readouterr().out
     assert rc == 0, printed[-4000:]
@@ -51,12 +51,24 @@ def test_bench_smoke(tmp_path, bench_env, capsys):
     refresh = [r for r in results if r["phase"] == "refresh"]
     # every contender, every batch, each checked equal to the rebuild before it was recorded
     assert {(r["ratio"], r["contender"]) for r in refresh} == {
-        (ratio, c) for ratio in (0.01, 0.5) for c in ("a", "b", "c_auto", "d")}
+        (ratio, c) for ratio in (0.01, 0.5) for c in ("a", "b", "c_auto", "c_complement", "d")}
     assert all(r["equal"] and r["view_rows"] > 1000 for r in refresh)
     mode = {r["ratio"]: r["mode"] for r in refresh if r["contender"] == "c_auto"}
     assert mode == {0.01: "incremental", 0.5: "rebuild"}
     # the forced incremental contender stayed incremental, and every run wrote something
-    assert {r["mode"] for r in refresh if r["contender"] == "d"} == {"incremental"}
+    assert {r["mode"] for r in refresh if r["contender"] in ("c_complement", "d")} == {"incremental"}
+    # what c_complement keeps beside its view (its complement, checked by the package's data test after every
+    # batch, or the harness raises) and d its mirrors, after the build and after the last batch: every table
+    # counted, the hidden table one row per view row, a mirror one per relation row
+    kept = {(r["contender"], r["batch"]): r for r in results if r["phase"] == "kept"}
+    assert set(kept) == {(c, b) for c in ("c_complement", "d") for b in (0, 2)}, sorted(kept)
+    for (c, batch), r in kept.items():
+        view = r["tables"][f"tpch_{c}"]
+        assert r["view_bytes"] == view["bytes"] > 0 and r["kept_bytes"] > 0, r
+        assert r["kept_bytes"] == sum(v["bytes"] for name, v in r["tables"].items() if name != f"tpch_{c}"), r
+        if c == "c_complement":
+            assert r["tables"]["tpch_c_complement__pdelta_hidden"]["rows"] == view["rows"], r
+    assert "What a contender keeps beside its view" in (out / "results.md").read_text()
     assert all(r["statements"] > 0 and r["commits"] > 0 for r in refresh)
     # each refresh's statements are listed with their time and jobs, which add up to the totals
     for r in refresh:

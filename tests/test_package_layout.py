@@ -1,5 +1,5 @@
 """The package ships only what a project that installs it runs (#18, "Layout"): the repository
-root is the dbt package pdelta — its macros and the three project-wide data tests every installing
+root is the dbt package pdelta — its macros and the four project-wide data tests every installing
 project gets (docs/use-in-your-project.md, step 4) — and the paper's example, the demo and the
 test lanes' models, seeds, data tests and operations are the dbt project integration_tests/, which
 installs the package from `../` like any user project. `dbt parse` of that project (no warehouse
@@ -14,7 +14,8 @@ import yaml
 from pdelta_env import INTEGRATION, ROOT, integration_deps
 
 # the package's data tests, run in every project that installs it (tests/dbt/)
-PACKAGE_DATA_TESTS = {"batch_log_state_kept", "dimension_view_keys_unique", "dimension_views_self_maintainable"}
+PACKAGE_DATA_TESTS = {"batch_log_state_kept", "dimension_view_keys_unique", "dimension_views_self_maintainable",
+                      "complements_reconstruct_states"}
 DEFINED = re.compile(r"{%-?\s*(?:macro|test|materialization)\s+(\w+)")
 REF = re.compile(r"""\bref\(\s*['"](\w+)['"]""")
 
@@ -75,7 +76,7 @@ def test_the_integration_project_installs_the_package_from_the_repository():
 
 def test_the_integration_project_parses_with_the_packages_materializations(tmp_path):
     """dbt parse of integration_tests/ (this process; the fast lane refuses a Spark start): the
-    paper's models, seeds and data tests, the package's three data tests, and the dimension_view,
+    paper's models, seeds and data tests, the package's four data tests, and the dimension_view,
     mirror and capture materializations found in package pdelta"""
     from dbt.cli.main import dbtRunner
 

@@ -42,7 +42,7 @@ from pdelta.declaration import normalize
 from pdelta.flags import analyze
 from pdelta_env import kernel_rows
 from randomized.project import (SCHEMA, chained_declaration, chained_model, declaration, diff_model, moved_model,
-                                output_columns, view_model, write_project)
+                                output_columns, plan_of, view_model, write_project)
 from randomized.scenarios import (KEY_BASE, World, declare_containments, make_shapes, recompute, recompute_chained,
                                   redraw_columns, redraw_predicates, remove_leaf, replace_leaf)
 
@@ -58,6 +58,8 @@ INPUT_FORMAT = os.environ.get("PDELTA_RANDOM_INPUT_FORMAT", "parquet")
 if INPUT_FORMAT not in ("parquet", "delta"):
     raise ValueError(f"PDELTA_RANDOM_INPUT_FORMAT must be parquet or delta, not {INPUT_FORMAT!r}")
 
+# the package's data test of complement mode (tests/dbt/ of the package; issue #21)
+COMPLEMENTS = "complements_reconstruct_states"
 STATE_COLS = ["k", "k2", "v", "s", "fa", "fa2", "fb", "fb2", "fc", "fc2"]
 STATE_SCHEMA = ("rel string, k bigint, k2 bigint, v int, s string, fa bigint, fa2 bigint, fb bigint, fb2 bigint, "
                 "fc bigint, fc2 bigint")
@@ -286,6 +288,12 @@ def test_randomized_equivalence(harness):
     h.write_states()
     h.append_changes({})
     h.dbt("run", "--threads", "2")  # relation views + initial full builds
+    # the diff twins keep their complement (issue #21), built with them: the package's data test
+    # complements_reconstruct_states checks each after every refresh below, one query over all of them
+    kept = [m for _, m, _, _ in views_of(h) if plan_of(m) == "diff"]
+    missing = [m for m in kept if not h.spark.catalog.tableExists(f"{SCHEMA}.{m}__pdelta_hidden")]
+    assert kept and not missing, f"no complement kept beside {missing}"
+    assert [r.node.name for r in h.dbt("test", "--select", COMPLEMENTS).result] == [COMPLEMENTS]
     # each view's rows as the last check read them: the next refresh's "before" (no other writer)
     current = h.rows([(model, cols) for _, model, cols, _ in views_of(h)])
     for shape, model, cols, oracle in views_of(h):
@@ -321,8 +329,10 @@ def test_randomized_equivalence(harness):
         # rows', after every refresh; no view holds a key twice (one query over all views), after the
         # last (after every refresh, each view equals its recomputation as a multiset, which implies it)
         data_tests = ["batch_log_state_kept"] + (["dimension_view_keys_unique"] if step == steps else [])
+        # and each diff twin's complement gives back every relation as its state holds it (issue #21)
+        data_tests.append(COMPLEMENTS)
         tested = h.dbt("test", "--select", *data_tests)
-        assert sorted(r.node.name for r in tested.result) == data_tests
+        assert sorted(r.node.name for r in tested.result) == sorted(data_tests)
         checked = [(model, cols) for shape, model, cols, _ in views_of(h) if shape.name in names]
         rows_after, feeds = h.rows(checked), h.feeds(checked, step)
         for shape, model, cols, oracle in views_of(h):
@@ -395,7 +405,7 @@ def check_adaptation(h: Harness, current: dict, tally: dict) -> None:
     replacements = [moved_model(s, a) + suffix for s in h.shapes for a in s.aliases if a.replaced
                     for suffix in ("", "__changes")]
     h.dbt("run", "--threads", "2", "--select", *[m for _, m, _, _ in views_of(h)], *replacements)
-    data_tests = ["batch_log_state_kept", "dimension_view_keys_unique"]
+    data_tests = ["batch_log_state_kept", COMPLEMENTS, "dimension_view_keys_unique"]
     assert sorted(r.node.name for r in h.dbt("test", "--select", *data_tests).result) == data_tests
     checked = [(model, cols) for _, model, cols, _ in views_of(h)]
     last = h.last_batches([m for m, _ in checked])

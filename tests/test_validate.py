@@ -125,12 +125,23 @@ CATALOGUE = {
                                     "{{ config(materialized='dimension_view', "
                                     "pdelta=v, pdelta_self_maintainable='yes') }}\n{{ pdelta.dimension_view(v) }}\n",
                                     "config", None, "pdelta_self_maintainable: expected true or false, got yes"),
+    # complement mode (issue #21): kept in Delta tables
+    "bad_complement_value": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
+                             "{{ config(materialized='dimension_view', pdelta=v, pdelta_complement='yes') }}\n"
+                             "{{ pdelta.dimension_view(v) }}\n", "config", None,
+                             "pdelta_complement: expected true or false, got yes"),
+    "bad_complement_format": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
+                              "{{ config(materialized='dimension_view', pdelta=v, pdelta_complement=true, "
+                              "file_format='parquet') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
+                              "pdelta_complement: true needs a Delta view (file_format delta), got parquet"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
                       "`union all {{ pdelta.dimension_view(v) }}`"),
 }
 
 VALID = {
     "good_view": GOOD,
+    "good_complement": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
+                        "pdelta_complement=true) }}\n{{ pdelta.dimension_view(v) }}\n"),
     "good_rules_plan": ("{%- set v = " + json.dumps(GOOD) + " -%}\n{{ config(materialized='dimension_view', pdelta=v, "
                         "pdelta_plan='rules') }}\n{{ pdelta.dimension_view(v) }}\n"),
     "good_composite_join": view(a2=A2),

@@ -42,11 +42,13 @@
   {{ return(states) }}
 {% endmacro %}
 
-{#- Full recomputation: the view's SELECT over the current states. -#}
-{% macro full_select_sql(view, states) %}
+{#- Full recomputation: the view's SELECT over the current states. `columns`: another select list over
+    the same joins (SQL expressions on the aliases; complement_statements) instead of the view's columns. -#}
+{% macro full_select_sql(view, states, columns=none) %}
   {%- set q = adapter.quote -%}
-  select {% for o in view['output'] %}{{ q(o[1]) }}.{{ q(o[2]) }} as {{ q(o[0]) }}{% if not loop.last %},
-         {% endif %}{% endfor %}
+  select {% if columns is not none %}{{ columns | join(', ') }}{% else %}
+         {%- for o in view['output'] %}{{ q(o[1]) }}.{{ q(o[2]) }} as {{ q(o[0]) }}{% if not loop.last %},
+         {% endif %}{% endfor %}{% endif %}
   from {% for alias in view['order'] -%}
     {%- set r = view['relations'][alias] -%}
     {%- if not loop.first %}

@@ -37,6 +37,13 @@
   {%- set opts = pdelta.apply_options(config, attrs_out) -%}
   {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
   {%- set refresh_opts = pdelta.rebuild_options(config) -%}
+  {#- complement mode (issue #21, macros/engine/complement.sql): the view keeps its complement beside it -#}
+  {%- set complement = config.get('pdelta_complement', false) -%}
+  {%- if complement not in [true, false] or (complement and opts['format'] != 'delta') -%}
+    {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': pdelta_complement is true or false, and true only'
+          ~ ' for a Delta view (its complement is kept in Delta tables), got ' ~ complement ~ ' with file_format '
+          ~ opts['format']) }}
+  {%- endif -%}
   {#- a statement that failed while switched to the Kernel reader must not leave this model's writes under it -#}
   {%- do pdelta.kernel_reads_reset() -%}
   {#- what defines the view's rows, kept with each full build: a refresh under another declaration
@@ -122,7 +129,8 @@
                                              blog['declaration'] if blog is not none else none, declared) -%}
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
-  {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none) -%}
+  {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none,
+                                committed=none, retry=false) -%}
   {#- mirrors of one source cut by source time at different cuts (cut_sources.sql): a batch over them would show
       a state the source was never in. A refresh waits, writing nothing, for a run that refreshes them together
       (a staged batch from an earlier run is applied as it is); a full build stops -#}
@@ -156,9 +164,11 @@
     {%- do pdelta.build_in_full(target, full_sql, key, attrs_out, opts, batch_id, ranges, why_full,
           'empty' if blog is none else blog, timing, declared, versioned=versioned,
               reads=pdelta.input_relations(inputs)) -%}
+    {%- set run_state.committed = batch_id -%}
   {%- else -%}
     {%- set batch_id = blog['last'] + 1 -%}
     {%- set retry = staged is not none and staged['batch_id'] == batch_id -%}
+    {%- set run_state.retry = retry -%}
     {#- a retry applies its staged batch as it is: the run after it adapts (an adapted view diffs equal) -#}
     {%- set adapt = adaptation['adapt'] if not retry else none -%}
     {#- columns added, dropped or renamed (a retry's stage holds the view's columns already: see above) -#}
@@ -231,6 +241,7 @@
               keep_feed=columns is none, versioned=versioned,
               reads=pdelta.input_relations(inputs)) -%}
         {%- set run_state.full = true -%}
+        {%- set run_state.committed = batch_id -%}
       {%- elif rebuilt_feeds['reasons'] and not other_stops -%}
         {%- set pending = [] -%}
         {#- the rebuilt feeds' rows are all new to the view: a user's state compensated over them where it lags -#}
@@ -246,6 +257,7 @@
               rebuilt_feeds['reasons'], blog, timing, declared, versioned=versioned,
               reads=pdelta.input_relations(inputs)) -%}
         {%- set run_state.full = true -%}
+        {%- set run_state.committed = batch_id -%}
       {%- else -%}
         {%- set bad_aliases = pdelta.exclude_bad_rows(inputs, pdelta.enforce_feed_contract(model.name, violations),
                                                       contract_opts) -%}
@@ -357,6 +369,7 @@
       {%- do pdelta.record_batch(batches, batch_id, ranges, {}, 'adapted',
             {'strategy': 'none', 'statements': column_statements, 'rows_written': {}}, false, blog, none,
             blog['key_type'], declared, table=versioned) -%}
+      {%- set run_state.committed = batch_id -%}
       {{ log('pdelta: ' ~ model.name ~ ' batch ' ~ batch_id ~ ' (adapted to the new declaration): '
              ~ pdelta.adapted_columns_phrase(columns) ~ ' in place; no new changes in any input', info=true) }}
     {%- elif not retry and not pending and not adapt -%}
@@ -440,6 +453,7 @@
             applied, retry, blog, costs, summary['key_type'],
             (staged_declaration if retry and staged_declaration else none)
             or (declared if blog['declaration'] is none or adapt or columns else none), table=versioned) -%}
+      {%- set run_state.committed = batch_id -%}
       {%- set described = [] -%}
       {%- for t in pdelta.delta_model()['six_sets'] if counts.get(t) -%}
         {%- do described.append(t ~ ' ' ~ counts[t]) -%}
@@ -457,6 +471,13 @@
              ~ (described | join(', ') if described else 'no effective change')
              ~ ' -> ' ~ applied['strategy'] ~ (' [' ~ written | join(', ') ~ ']' if written else ''), info=true) }}
     {%- endif -%}
+  {%- endif -%}
+
+  {#- the complement after the batch (complement_upkeep: rebuilt from the states the batch was computed from) -#}
+  {%- if complement and not run_state.waiting -%}
+    {%- do pdelta.complement_upkeep(target, view, inputs, run_state.committed,
+                                    run_state.committed if run_state.committed is not none else blog['last'],
+                                    run_state.retry) -%}
   {%- endif -%}
 
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged;

@@ -61,6 +61,7 @@ class View:
     output: list[tuple[str, str, str]]       # (output name, alias, source column)
     key: list[str]                           # output names of the root key
     plan: str = "diff"                       # the model's `pdelta_plan`: diff or rules (options.PLANS)
+    complement: bool = False                 # the model's `pdelta_complement` (issue #21)
 
     def children(self, alias: str) -> list[str]:
         return [a for a in self.order if self.relations[a].join_to == alias]

@@ -11,6 +11,10 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
   <w>_c_rules     (c) the same with the paper's rules term by term (`pdelta_plan: rules`)
   <w>_c_complete  (c) the same on complete (log-based) feeds
   <w>_c_auto      (c) on the partial feeds with the cost-based choice (pdelta_rebuild_ratio)
+  <w>_c_complement
+                  (c) c_partial keeping its complement (pdelta_complement: true, issue #21): what the
+                  complement's tables take beside the view, against the mirrors of (d), and what their
+                  upkeep costs a refresh
   <w>_c_unpinned  (c) c_partial with its states read as they are (pdelta_pin_states: false): what
                   reading the users' states as of the bound costs (each pinned at its version,
                   the batch's keys compensated from their feed rows; issue #20)
@@ -34,7 +38,7 @@ from pathlib import Path
 from .workloads import Workload, declaration
 
 SCHEMA = "pdelta_bench"
-CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "c_unpinned", "d"]
+CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "c_unpinned", "c_complement", "d"]
 # contenders written into the project but left out of the default run
 EXTRA_CONTENDERS = ["c_whole", "c_classic"]
 # pdelta_feed_history_rows no feed reaches: every refresh reads and hashes each feed's every row
@@ -159,6 +163,9 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         (models / f"{w.name}_c_unpinned.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
                                                     "pdelta_pin_states=false"))
+        (models / f"{w.name}_c_complement.sql").write_text(
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
+                                                    "pdelta_complement=true"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
@@ -200,4 +207,19 @@ def contender_tables(w: Workload, contender: str) -> list[str]:
         for r in w.rels:
             m = f"{w.table(r)}_mirror"
             out += [m, m + "__pdelta_stage", m + "__pdelta_batches"]
-    return out
+    return out + (complement_tables(w) if contender == "c_complement" else [])
+
+
+def complement_tables(w: Workload) -> list[str]:
+    """the tables c_complement keeps beside its view (macros/engine/complement.sql): hidden, a rest per relation"""
+    view = f"{w.name}_c_complement"
+    return [view + "__pdelta_hidden"] + [f"{view}__pdelta_rest_{r.name}" for r in w.rels]
+
+
+def kept_tables(w: Workload, contender: str) -> list[str]:
+    """what a contender keeps beside its view to refresh it: c_complement its complement, d its mirrors"""
+    if contender == "c_complement":
+        return complement_tables(w)
+    if contender == "d":
+        return [f"{w.table(r)}_mirror" for r in w.rels]
+    return []

@@ -15,6 +15,7 @@ NAMES = {
     "c_whole": "(c) pdelta, partial, whole-feed scan",
     "c_unpinned": "(c) pdelta, partial, states read as they are",
     "c_classic": "(c) pdelta, partial, Delta's classic reader",
+    "c_complement": "(c) pdelta, partial, keeping its complement",
     "d": "(d) pdelta over CDF mirrors",
 }
 FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs",
@@ -129,8 +130,36 @@ def markdown(results: list[dict]) -> str:
         for g in growth:
             lines.append(f"| {g['workload']} | {g['changes']:,} | {g['small']:,} → {g['large']:,} | "
                          + " | ".join(str(g.get(c, "")) for c in order) + " |")
+    lines += kept_beside(results)
     lines += statement_breakdown(results)
     return "\n".join(lines) + "\n"
+
+
+def kept_beside(results: list[dict]) -> list[str]:
+    """markdown lines: the bytes each contender that keeps tables beside its view to refresh it keeps there —
+    (c) with its complement (issue #21), (d) its mirrors — against its view's, after the build and after the
+    last batch (Delta's sizeInBytes: the files of each table's current version)"""
+    by_cell: dict[tuple, dict] = {}
+    for r in results:
+        if r.get("phase") == "kept":
+            by_cell.setdefault((r["workload"], r["root_rows"], r["batch"]), {})[r["contender"]] = r
+    if not by_cell:
+        return []
+    lines = ["", "What a contender keeps beside its view to refresh it, in bytes (Delta's sizeInBytes of each table's "
+             "current files), after the build (batch 0) and after the last batch:", "",
+             "| workload | root rows | after batch | (c) complement mode: view | its complement | (view + complement) "
+             "÷ view | (d): view | its mirrors | (view + mirrors) ÷ view |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (w, n, batch), cs in sorted(by_cell.items()):
+        cells = []
+        for c in ("c_complement", "d"):
+            if c in cs:
+                view, kept = cs[c]["view_bytes"], cs[c]["kept_bytes"]
+                cells += [f"{view:,}", f"{kept:,}", f"{(view + kept) / view:.2f}"]
+            else:
+                cells += ["–", "–", "–"]
+        lines.append(f"| {w} | {n:,} | {batch} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def statement_breakdown(results: list[dict]) -> list[str]:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from ..statements import statement_text
-from .project import CONTENDERS, SCHEMA, b_sql, contender_models, contender_tables, q, t, write_project
+from .project import CONTENDERS, SCHEMA, b_sql, contender_models, contender_tables, kept_tables, q, t, write_project
 from .workloads import WORKLOADS, Rel, Workload
 
 ROOT = Path(os.environ.get("PDELTA_HOME") or Path(__file__).resolve().parents[3])
@@ -298,6 +298,37 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
     return out
 
 
+def check_complements(dbt: Dbt, contenders: list[str]) -> None:
+    """c_complement's complement gives back every relation as its state holds it: the package's data test
+    complements_reconstruct_states (the reconstruction against each state, both ways) fails the run otherwise"""
+    if "c_complement" in contenders:
+        dbt("test", "--select", "complements_reconstruct_states")
+
+
+def kept_sizes(spark, w: Workload, contenders: list[str], batch: int) -> list[dict]:
+    """per contender that keeps tables beside its view to refresh it (c_complement: its complement, d: its
+    mirrors), each table's bytes, files and rows (Delta's `describe detail`: the files of its current version),
+    the view's bytes and those kept beside it"""
+    out = []
+    for c in contenders:
+        kept = kept_tables(w, c)
+        if not kept:
+            continue
+        view = f"{w.name}_{c}"
+        tables = {}
+        for name in [view, *kept]:
+            detail = spark.sql(f"describe detail {t(name)}").collect()[0]
+            rows = spark.sql(f"select count(*) from {t(name)}").collect()[0][0]
+            tables[name] = {"bytes": detail["sizeInBytes"], "files": detail["numFiles"], "rows": rows}
+        out.append({"phase": "kept", "contender": c, "batch": batch, "tables": tables,
+                    "view_bytes": tables[view]["bytes"],
+                    "kept_bytes": sum(v["bytes"] for name, v in tables.items() if name != view)})
+        counts = ", ".join(f"{name}: {v['rows']:,} rows" for name, v in tables.items())
+        log(f"{w.name} after batch {batch}: {c} keeps {out[-1]['kept_bytes']:,} bytes beside its view's "
+            f"{out[-1]['view_bytes']:,} ({counts})")
+    return out
+
+
 def last_batch(spark, view: str) -> tuple[str, dict]:
     """the mode and the six-set counts of a pdelta view's last batch, from its batch log"""
     # a full build logs `full-started` and then `full` under one batch id: the latter is the outcome
@@ -362,6 +393,8 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                 results.append({**base, "ratio": 0.0, "batch": 0, "phase": "build", **res})
                 log(f"{w.name} build {c}: {res['seconds']:.1f}s")
             check_equal(spark, w, contenders)
+            check_complements(dbt, contenders)
+            results += [{**base, "ratio": 0.0, **kept} for kept in kept_sizes(spark, w, contenders, 0)]
             for batch, ratio in enumerate(ratios, start=1):
                 t0 = time.perf_counter()
                 changes = apply_batch(spark, w, batch, ratio, seed, next_key)
@@ -378,10 +411,13 @@ def run_matrix(matrix: list[tuple[int, list[float]]], workloads: list[str], cont
                     for st in sorted(res["statement_log"], key=lambda st: -st["seconds"])[:6]:
                         log(f"    {st['seconds']:6.2f}s {st['jobs']:3d} jobs  {st['head'][:90]}")
                 eq = check_equal(spark, w, contenders)
+                check_complements(dbt, contenders)
                 log(f"{w.name} {ratio:.4%}: all {len(contenders)} contenders equal ({eq['view_rows']:,} view rows)")
                 for res in rows:
                     results.append({**base, "ratio": ratio, "batch": batch, "phase": "refresh", "changes": n_changes,
                                     "changes_by_relation": changes, "equal": True, **eq, **res})
+                if batch == len(ratios):
+                    results += [{**base, "ratio": ratio, **kept} for kept in kept_sizes(spark, w, contenders, batch)]
                 if on_batch:
                     on_batch(results)
     return results
