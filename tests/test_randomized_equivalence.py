@@ -291,7 +291,7 @@ def test_randomized_equivalence(harness):
     # the diff twins keep their complement (issue #21), built with them: the package's data test
     # complements_reconstruct_states checks each after every refresh below, one query over all of them
     kept = [m for _, m, _, _ in views_of(h) if plan_of(m) == "diff"]
-    missing = [m for m in kept if not h.spark.catalog.tableExists(f"{SCHEMA}.{m}__pdelta_hidden")]
+    missing = [m for m in kept if not h.spark.catalog.tableExists(f"{SCHEMA}.{m}__pdelta_complement")]
     assert kept and not missing, f"no complement kept beside {missing}"
     assert [r.node.name for r in h.dbt("test", "--select", COMPLEMENTS).result] == [COMPLEMENTS]
     # each view's rows as the last check read them: the next refresh's "before" (no other writer)

@@ -43,7 +43,7 @@
 {% endmacro %}
 
 {#- Full recomputation: the view's SELECT over the current states. `columns`: another select list over
-    the same joins (SQL expressions on the aliases; complement_statements) instead of the view's columns. -#}
+    the same joins (SQL expressions on the aliases; complement_statement) instead of the view's columns. -#}
 {% macro full_select_sql(view, states, columns=none) %}
   {%- set q = adapter.quote -%}
   select {% if columns is not none %}{{ columns | join(', ') }}{% else %}

@@ -1,6 +1,8 @@
-{#- complement_mismatch_sql over every dimension view of this project in complement mode that exists, in one
-    query (the project-wide data test tests/dbt/complements_reconstruct_states.sql); no row when each complement
-    gives back its relations -#}
+{#- The complement check over every dimension view of this project in complement mode that exists, in one
+    query with one aggregation (the project-wide data test tests/dbt/complements_reconstruct_states.sql): each
+    relation row whose count in its state (P_alias now) and in the view and complement's reconstruction differ,
+    as (model, relation, side: `missing` from the reconstruction or `extra` in it, row: JSON, n: by how many).
+    No row when each complement gives back its relations. -#}
 {% macro complement_mismatches_sql() %}
   {%- set parts = [] -%}
   {%- for node in (graph.nodes.values() if execute else []) if node.resource_type == 'model'
@@ -9,9 +11,15 @@
     {%- set target = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
     {%- if target is not none -%}
       {%- set view = pdelta.normalize_declaration(node.config.get('pdelta'), node.name) -%}
-      {%- do parts.append(pdelta.complement_mismatch_sql(target, view, node.name)) -%}
+      {%- do parts.extend(pdelta.complement_check_rows(target, view, node.name)) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(parts | join('\nunion all\n') if parts else 'select cast(null as string) as model, cast(null as string)'
-            ~ ' as relation, cast(null as string) as side, cast(null as string) as row where false') }}
+  {%- if not parts -%}
+    {{ return('select cast(null as string) as model, cast(null as string) as relation, cast(null as string) as side,'
+              ~ ' cast(null as string) as row, 0 as n where false') }}
+  {%- endif -%}
+  {{ return('select model, relation, case when in_state > rebuilt then \'missing\' else \'extra\' end as side, row,'
+            ~ ' abs(in_state - rebuilt) as n\nfrom (select model, relation, row, count_if(from_state) as in_state,'
+            ~ ' count_if(not from_state) as rebuilt\n  from (' ~ parts | join('\nunion all\n')
+            ~ ')\n  group by model, relation, row)\nwhere in_state <> rebuilt') }}
 {% endmacro %}

@@ -469,13 +469,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     for h in doc["independence_hints"]:
         say(f"  more from the view alone: {h}")
     # complement mode (issue #21, macros/engine/complement.sql names the tables)
-    doc["complement"] = ({"hidden": f"{args.model}__pdelta_hidden",
-                          "rest": {alias: f"{args.model}__pdelta_rest_{alias}" for alias in view.order}}
-                         if view.complement else None)
+    doc["complement"] = f"{args.model}__pdelta_complement" if view.complement else None
     if view.complement:
-        say(f"  complement (pdelta_complement): {doc['complement']['hidden']} and "
-            f"{', '.join(doc['complement']['rest'].values())}, rebuilt from the states after each batch the view "
-            "commits; refreshes still read the states")
+        say(f"  complement (pdelta_complement): {doc['complement']}, rebuilt from the states after each batch the "
+            "view commits; refreshes still read the states")
     level = consistency.view_level(project, view, valid, _project_vars(args))
     doc["consistency"] = level.as_dict()
     say(f"  consistency: {level.level} ({level.why})"

@@ -211,9 +211,8 @@ def contender_tables(w: Workload, contender: str) -> list[str]:
 
 
 def complement_tables(w: Workload) -> list[str]:
-    """the tables c_complement keeps beside its view (macros/engine/complement.sql): hidden, a rest per relation"""
-    view = f"{w.name}_c_complement"
-    return [view + "__pdelta_hidden"] + [f"{view}__pdelta_rest_{r.name}" for r in w.rels]
+    """the table c_complement keeps beside its view (macros/engine/complement.sql): its complement"""
+    return [f"{w.name}_c_complement__pdelta_complement"]
 
 
 def kept_tables(w: Workload, contender: str) -> list[str]:
