@@ -300,7 +300,8 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
 
 def check_complements(dbt: Dbt, contenders: list[str]) -> None:
     """c_complement's complement gives back every relation as its state holds it: the package's data test
-    complements_reconstruct_states (the reconstruction against each state, both ways) fails the run otherwise"""
+    complements_reconstruct_states (each relation's rows counted in its state and in the reconstruction) fails
+    the run otherwise"""
     if "c_complement" in contenders:
         dbt("test", "--select", "complements_reconstruct_states")
 
