@@ -117,10 +117,14 @@ def lane_commands(target: str) -> list[str]:
         f"! run {t} --full-refresh --vars '{{paper_stage: new, paper_contract_break: true}}' --select paper_addr_mirror"
         " :: This model has an enforced contract",
         f"test {t} --vars '{{paper_stage: new}}' --select paper_d_contract paper_addr_mirror",
-        f"run {t} --vars '{grants}{{select: [analysts, auditors]}}}}' --select paper_d_diff paper_addr_mirror",
+        # (paper_d_diff's complement mode switched off for a run drops its complement; the next run, with the
+        # mode on and nothing to refresh, builds it again)
+        f"run {t} --vars '{grants}{{select: [analysts, auditors]}}, paper_complement: false}}' --select paper_d_diff"
+        " paper_addr_mirror :: complement mode is off: its complement paper_d_diff__pdelta_complement dropped",
         assert_grants("paper_d_diff", "{select: [analysts, auditors]}"),
         assert_grants("paper_addr_mirror", "{select: [analysts, auditors]}"),
-        f"run {t} --vars '{grants}{{select: [auditors], modify: [etl]}}}}' --select paper_d_diff paper_addr_mirror",
+        f"run {t} --vars '{grants}{{select: [auditors], modify: [etl]}}}}' --select paper_d_diff paper_addr_mirror"
+        " :: its complement rebuilt from the states",
         assert_grants("paper_d_diff", "{select: [auditors], modify: [etl]}"),
         assert_grants("paper_addr_mirror", "{select: [auditors], modify: [etl]}"),
         f"run {t} --full-refresh --vars '{grants}{{select: [auditors]}}}}' --select paper_d_diff",
@@ -143,8 +147,9 @@ def lane_commands(target: str) -> list[str]:
         f"pdelta explain paper_d_rebuilt {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental",
         f"pdelta explain paper_d_over_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental --expect-emits del",
         f"run {t} --vars '{DECL_CHANGED}}}' --select paper_d_over_diff",
+        # (and paper_d_diff's complement, after its --full-refresh and its adaptation)
         f"test {t} --vars '{DECL_CHANGED}}}' --select paper_d_diff paper_d_over_diff paper_d_rebuilt"
-        " --exclude tag:paper_after_changes",
+        " complements_reconstruct_states --exclude tag:paper_after_changes",
         f"pdelta explain paper_d_diff {t} --vars '{DECL_CHANGED}}}' --expect-mode incremental",
         # validate --live says what the next run does about a changed declaration, by the engine's rules
         f"pdelta validate --live {t} --select paper_d_reshaped --vars '{DROPPED}}}'"

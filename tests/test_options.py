@@ -67,6 +67,14 @@ CASES = {
     "state_ahead_unknown": ({"pdelta_state_ahead": "retry"}, "pdelta_state_ahead: expected 'ignore' (a user's state"),
     "valid_delta_reader": ({"pdelta_delta_reader": "classic"}, None),
     "delta_reader_unknown": ({"pdelta_delta_reader": "v2"}, "pdelta_delta_reader: expected 'kernel' (a refresh's"),
+    # complement mode (issue #21): true or false, and true only for a Delta view
+    "valid_complement": ({"pdelta_complement": True, "file_format": "delta"}, None),
+    "valid_complement_off_parquet": ({"pdelta_complement": False, "file_format": "parquet"}, None),
+    "complement_text": ({"pdelta_complement": "yes"}, "pdelta_complement: expected true (the view keeps its"),
+    "complement_number": ({"pdelta_complement": 1}, "pdelta_complement: expected true (the view keeps its"),
+    "complement_parquet": ({"pdelta_complement": True, "file_format": "Parquet"},
+                           "pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "
+                           "file_format parquet"),
     "several_at_once": ({"pdelta_apply": {"bucket": 8, "upsert": "x"}, "pdelta_rebuild_feed": "keep"},
                         "unknown option `bucket`"),
 }

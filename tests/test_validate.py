@@ -129,11 +129,12 @@ CATALOGUE = {
     "bad_complement_value": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
                              "{{ config(materialized='dimension_view', pdelta=v, pdelta_complement='yes') }}\n"
                              "{{ pdelta.dimension_view(v) }}\n", "config", None,
-                             "pdelta_complement: expected true or false, got yes"),
+                             "pdelta_complement: expected true (the view keeps its complement beside it"),
     "bad_complement_format": ("{%- set v = " + json.dumps(GOOD) + " -%}\n"
                               "{{ config(materialized='dimension_view', pdelta=v, pdelta_complement=true, "
                               "file_format='parquet') }}\n{{ pdelta.dimension_view(v) }}\n", "config", None,
-                              "pdelta_complement: true needs a Delta view (file_format delta), got parquet"),
+                              "pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), "
+                              "got file_format parquet"),
     "bad_two_calls": (body("{{ pdelta.dimension_view(v) }}\nunion all\n{{ pdelta.dimension_view(v) }}"), "body", None,
                       "`union all {{ pdelta.dimension_view(v) }}`"),
 }

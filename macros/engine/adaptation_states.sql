@@ -55,10 +55,7 @@
 {% macro _recorded_relation(spec_text) %}
   {%- set text = spec_text | trim -%}
   {%- set spec = fromjson(text.replace("'", '"')) if text[:1] in ['{', '['] else text -%}
-  {%- set node = pdelta.graph_node_of(spec) if spec else none -%}
-  {%- if node is none -%}{{ return(none) }}{%- endif -%}
-  {{ return(api.Relation.create(database=node.database, schema=node.schema,
-                                identifier=node.identifier if node.resource_type == 'source' else node.alias)) }}
+  {{ return(pdelta.graph_relation(spec) if spec else none) }}
 {% endmacro %}
 
 {#- A relation whose change feed the declaration replaced (replaced_relations, feeds_only) has no

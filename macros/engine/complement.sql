@@ -8,7 +8,7 @@
       rest rows (`_pdelta_rest` = alias)  the rows of P_alias no view row holds, as `<alias>__<column>`
     One table, so that a batch keeps it with one statement, not one per relation. The view joined to the hidden
     rows by its key gives each P_alias for the rows the view holds; the rest rows the others
-    (complement_reconstruction_sql: one union per relation, the paper's Equation (4)).
+    (complement_reconstruction_parts: two parts per relation, the paper's Equation (4)).
 
     Built so far: the table, computed from the states as the run read them after each batch the view commits
     (complement_statement), and its check (the data test complements_reconstruct_states). Refreshes do not
@@ -74,21 +74,29 @@
 {#- The statement that builds the complement of `target` from the states as `reads` gives them (alias -> a
     relation or parenthesized query: the states the view's batch `batch_id` was computed from): one CREATE OR
     REPLACE, recording the batch it reflects (`pdelta.complement_batch`: a run finds a complement behind its view,
-    after a stop between the view's commit and this statement, and rebuilds it). The parts are one union: a column
-    a part does not fill is NULL there, typed by the part that fills it. -#}
+    after a stop between the view's commit and this statement, and rebuilds it). The view's join is written once
+    (`joined`: its key and every stored column): the hidden rows are its projection, and each relation's rest rows
+    its P_alias without the keys `joined` holds; Spark plans the three uses of `joined` with the same exchanges,
+    which it reuses. The parts are one union: a column a part does not fill is NULL there, typed by the part that
+    fills it. -#}
 {% macro complement_statement(target, view, reads, batch_id) %}
   {%- set q = adapter.quote -%}
   {%- set layout = pdelta.complement_layout(view) -%}
   {%- set rels = view['relations'] -%}
   {%- set hidden_names = layout['hidden'] | map(attribute=0) | list -%}
-  {%- set view_cols = ['cast(null as string) as `_pdelta_rest`'] -%}
+  {%- set joined_cols = [] -%}
   {%- for k in rels[view['root']]['key'] -%}
-    {%- do view_cols.append(q(view['root']) ~ '.' ~ q(k) ~ ' as ' ~ q(view['key'][loop.index0])) -%}
+    {%- do joined_cols.append(q(view['root']) ~ '.' ~ q(k) ~ ' as ' ~ q(view['key'][loop.index0])) -%}
   {%- endfor -%}
   {%- for s in layout['stored'] -%}
-    {%- do view_cols.append((q(s[1]) ~ '.' ~ q(s[2]) if s[0] in hidden_names else 'null') ~ ' as ' ~ q(s[0])) -%}
+    {%- do joined_cols.append(q(s[1]) ~ '.' ~ q(s[2]) ~ ' as ' ~ q(s[0])) -%}
   {%- endfor -%}
-  {%- set parts = [pdelta.full_select_sql(view, reads, view_cols)] -%}
+  {%- set hidden_cols = ['cast(null as string) as `_pdelta_rest`'] -%}
+  {%- for k in view['key'] -%}{%- do hidden_cols.append(q(k)) -%}{%- endfor -%}
+  {%- for s in layout['stored'] -%}
+    {%- do hidden_cols.append((q(s[0]) if s[0] in hidden_names else 'null as ' ~ q(s[0]))) -%}
+  {%- endfor -%}
+  {%- set parts = ['select ' ~ hidden_cols | join(', ') ~ ' from joined'] -%}
   {%- for alias in view['order'] -%}
     {%- set rest_cols = [pdelta.sql_literal(alias) ~ ' as `_pdelta_rest`'] -%}
     {%- for k in view['key'] -%}{%- do rest_cols.append('null as ' ~ q(k)) -%}{%- endfor -%}
@@ -97,21 +105,22 @@
     {%- endfor -%}
     {%- set held_cols, on = [], [] -%}
     {%- for k in rels[alias]['key'] -%}
-      {%- do held_cols.append(q(alias) ~ '.' ~ q(k) ~ ' as ' ~ q('k' ~ loop.index0)) -%}
+      {%- do held_cols.append(q(alias ~ '__' ~ k) ~ ' as ' ~ q('k' ~ loop.index0)) -%}
       {%- do on.append('s.' ~ q(k) ~ ' <=> held.' ~ q('k' ~ loop.index0)) -%}
     {%- endfor -%}
     {%- do parts.append('select ' ~ rest_cols | join(', ') ~ ' from (' ~ pdelta.complement_state_sql(view, alias,
-          reads[alias]) ~ ') as s\nleft anti join (' ~ pdelta.full_select_sql(view, reads, held_cols) ~ ') as held on '
+          reads[alias]) ~ ') as s\nleft anti join (select ' ~ held_cols | join(', ') ~ ' from joined) as held on '
           ~ on | join(' and ')) -%}
   {%- endfor -%}
   {{ return('create or replace table ' ~ pdelta.complement_relation(target)
-            ~ " using delta tblproperties ('pdelta.complement_batch' = '" ~ batch_id | int ~ "') as\n"
-            ~ parts | join('\nunion all\n')) }}
+            ~ " using delta tblproperties ('pdelta.complement_batch' = '" ~ batch_id | int ~ "') as\nwith joined as ("
+            ~ pdelta.full_select_sql(view, reads, joined_cols) ~ ')\n' ~ parts | join('\nunion all\n')) }}
 {% endmacro %}
 
-{#- P_alias from the view `target` and its complement (Equation (4)): the view's rows joined to the hidden rows
-    by the view's key, each relation row once however many view rows hold it, and the rest rows of `alias` -#}
-{% macro complement_reconstruction_sql(target, view, alias) %}
+{#- The two parts of P_alias's reconstruction from the view `target` and its complement (Equation (4)): {held:
+    the view's rows joined to the hidden rows by the view's key, a relation row once per view row that holds it;
+    rest: the rest rows of `alias`}. Disjoint by the relation's key. -#}
+{% macro complement_reconstruction_parts(target, view, alias) %}
   {%- set q = adapter.quote -%}
   {%- set layout = pdelta.complement_layout(view) -%}
   {%- set table = pdelta.complement_relation(target) -%}
@@ -121,9 +130,10 @@
     {%- do rest.append(q(alias ~ '__' ~ c) ~ ' as ' ~ q(c)) -%}
   {%- endfor -%}
   {%- for k in view['key'] -%}{%- do on.append('v.' ~ q(k) ~ ' <=> h.' ~ q(k)) -%}{%- endfor -%}
-  {{ return('select distinct ' ~ cols | join(', ') ~ ' from ' ~ target ~ ' as v join (select * from ' ~ table
-            ~ ' where `_pdelta_rest` is null) as h on ' ~ on | join(' and ') ~ '\nunion all\nselect '
-            ~ rest | join(', ') ~ ' from ' ~ table ~ ' where `_pdelta_rest` = ' ~ pdelta.sql_literal(alias)) }}
+  {{ return({'held': 'select ' ~ cols | join(', ') ~ ' from ' ~ target ~ ' as v join (select * from ' ~ table
+                     ~ ' where `_pdelta_rest` is null) as h on ' ~ on | join(' and '),
+             'rest': 'select ' ~ rest | join(', ') ~ ' from ' ~ table ~ ' where `_pdelta_rest` = '
+                     ~ pdelta.sql_literal(alias)}) }}
 {% endmacro %}
 
 {#- The batch the complement `table` reflects (its `pdelta.complement_batch`), none when it is missing or has none -#}
@@ -154,25 +164,37 @@
   {{ return(true) }}
 {% endmacro %}
 
+{#- A view whose complement mode is off: the complement a run kept while it was on is dropped (were the mode
+    switched on again, the first run would find none and build it). dbt's relation cache answers whether it
+    exists: no statement for a view that never kept one. -#}
+{% macro complement_drop(target) %}
+  {%- set table = pdelta.complement_relation(target) -%}
+  {%- if pdelta.relation_exists(table) -%}
+    {%- do adapter.drop_relation(table) -%}
+    {{ log('pdelta: ' ~ target.identifier ~ ': complement mode is off: its complement ' ~ table.identifier
+           ~ ' dropped', info=true) }}
+  {%- endif -%}
+{% endmacro %}
+
 {#- The parts of the complement check of one view (complement_mismatches_sql aggregates them): per relation, its
-    P_alias as its state holds it now and as the view and complement give it back, each row as JSON with its
-    model, relation and side (`from_state`). `view`: the normalized declaration. -#}
+    P_alias as its state holds it now (`part` 'state') and the two parts of its reconstruction from the view and
+    complement ('held', 'rest'; complement_reconstruction_parts), each row as JSON with its model and relation.
+    `view`: the normalized declaration. -#}
 {% macro complement_check_rows(target, view, model_name) %}
   {%- set parts = [] -%}
   {%- for alias in view['order'] -%}
     {#- the state from dbt's graph, not ref(): a data test's dependencies are known before it renders -#}
     {%- set spec = view['relations'][alias]['state'] -%}
-    {%- set node = pdelta.graph_node_of(spec) -%}
-    {%- if node is none -%}
+    {%- set state = pdelta.graph_relation(spec) -%}
+    {%- if state is none -%}
       {{ exceptions.raise_compiler_error('pdelta: ' ~ model_name ~ ': the state of `' ~ alias ~ '` (' ~ tojson(spec)
             ~ ') is no model, seed, snapshot or source of this project: its complement cannot be checked') }}
     {%- endif -%}
-    {%- set identifier = node.identifier if node.resource_type == 'source' else node.alias -%}
-    {%- set state = api.Relation.create(database=node.database, schema=node.schema, identifier=identifier) -%}
-    {%- for from_state, rows in [(true, pdelta.complement_state_sql(view, alias, state)),
-                                 (false, pdelta.complement_reconstruction_sql(target, view, alias))] -%}
+    {%- set rebuilt = pdelta.complement_reconstruction_parts(target, view, alias) -%}
+    {%- for part, rows in [('state', pdelta.complement_state_sql(view, alias, state)),
+                           ('held', rebuilt['held']), ('rest', rebuilt['rest'])] -%}
       {%- do parts.append('select ' ~ pdelta.sql_literal(model_name) ~ ' as model, ' ~ pdelta.sql_literal(alias)
-            ~ ' as relation, ' ~ ('true' if from_state else 'false') ~ ' as from_state, to_json(struct(*)) as row'
+            ~ ' as relation, ' ~ pdelta.sql_literal(part) ~ ' as part, to_json(struct(*)) as row'
             ~ ' from (' ~ rows ~ ')') -%}
     {%- endfor -%}
   {%- endfor -%}

@@ -255,19 +255,12 @@
 {#- the relation a mirror's `changes` names ([source, table], {source: [...]}, a model's name or
     {ref: name}), found in dbt's graph -#}
 {% macro _graph_relation(spec) %}
-  {%- set source_spec = spec if spec is sequence and spec is not string and spec is not mapping
-                        else (spec.get('source') if spec is mapping else none) -%}
-  {%- set model_name = spec if spec is string else (spec.get('ref') if spec is mapping else none) -%}
-  {%- for node in (graph.sources.values() if source_spec else [])
-        if node.source_name == source_spec[0] and node.name == source_spec[1] -%}
-    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.identifier)) }}
-  {%- endfor -%}
-  {%- for node in (graph.nodes.values() if model_name else [])
-        if node.resource_type in ['model', 'seed', 'snapshot'] and node.name == model_name -%}
-    {{ return(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) }}
-  {%- endfor -%}
-  {{ exceptions.raise_compiler_error('pdelta: a mirror or capture that declares source_time reads ' ~ tojson(spec)
-        ~ ', which is no source or model of this project') }}
+  {%- set relation = pdelta.graph_relation(spec) -%}
+  {%- if relation is none -%}
+    {{ exceptions.raise_compiler_error('pdelta: a mirror or capture that declares source_time reads ' ~ tojson(spec)
+          ~ ', which is no source or model of this project') }}
+  {%- endif -%}
+  {{ return(relation) }}
 {% endmacro %}
 
 {#- One statement: this run's cut of one source group's `feeds` (source_time_groups'), appended to

@@ -25,8 +25,10 @@
       pdelta_delta_reader   kernel (default): the statements of a refresh that only read read Delta
                             tables through Delta's Kernel reader (macros/engine/delta_reader.sql);
                             classic: every statement through Delta's classic reader
+      pdelta_complement     true: the view keeps its complement beside it (a Delta view only;
+                            docs/complement-mode.md, macros/engine/complement.sql); false (default)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
-    history_rows: int, pin_states: bool, state_ahead, delta_reader} and refuses a bad value with the
+    history_rows: int, pin_states: bool, state_ahead, delta_reader, complement: bool} and refuses a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -38,7 +40,9 @@
                                                      var('pdelta_feed_history_rows', 100000)),
                  'pdelta_pin_states': cfg.get('pdelta_pin_states', var('pdelta_pin_states', true)),
                  'pdelta_state_ahead': cfg.get('pdelta_state_ahead', var('pdelta_state_ahead', 'ignore')),
-                 'pdelta_delta_reader': cfg.get('pdelta_delta_reader', var('pdelta_delta_reader', 'kernel'))} -%}
+                 'pdelta_delta_reader': cfg.get('pdelta_delta_reader', var('pdelta_delta_reader', 'kernel')),
+                 'pdelta_complement': cfg.get('pdelta_complement', false),
+                 'file_format': cfg.get('file_format') or 'delta'} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
   {%- set r = eff['pdelta_rebuild_ratio'] -%}
@@ -47,7 +51,7 @@
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
              'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int,
              'pin_states': eff['pdelta_pin_states'] in [true, 'true'], 'state_ahead': eff['pdelta_state_ahead'],
-             'delta_reader': eff['pdelta_delta_reader']}) }}
+             'delta_reader': eff['pdelta_delta_reader'], 'complement': eff['pdelta_complement'] is sameas true}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -101,6 +105,15 @@
     {%- do out.append("pdelta_delta_reader: expected 'kernel' (a refresh's reading statements read Delta tables"
                       ~ " through Delta's Kernel reader) or 'classic' (through Delta's classic reader), got "
                       ~ reader) -%}
+  {%- endif -%}
+  {%- set complement = cfg.get('pdelta_complement', false) -%}
+  {%- set file_format = (cfg.get('file_format') or 'delta') | lower -%}
+  {%- if complement is not sameas true and complement is not sameas false -%}
+    {%- do out.append("pdelta_complement: expected true (the view keeps its complement beside it,"
+                      ~ " docs/complement-mode.md) or false, got " ~ complement) -%}
+  {%- elif complement and file_format != 'delta' -%}
+    {%- do out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got"
+                      ~ " file_format " ~ file_format) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

@@ -38,12 +38,7 @@
   {#- a bad cost-model or plan setting fails every run, not only the first with pending changes -#}
   {%- set refresh_opts = pdelta.rebuild_options(config) -%}
   {#- complement mode (issue #21, macros/engine/complement.sql): the view keeps its complement beside it -#}
-  {%- set complement = config.get('pdelta_complement', false) -%}
-  {%- if complement not in [true, false] or (complement and opts['format'] != 'delta') -%}
-    {{ exceptions.raise_compiler_error('pdelta: ' ~ model.name ~ ': pdelta_complement is true or false, and true only'
-          ~ ' for a Delta view (its complement is kept in Delta tables), got ' ~ complement ~ ' with file_format '
-          ~ opts['format']) }}
-  {%- endif -%}
+  {%- set complement = refresh_opts['complement'] -%}
   {#- a statement that failed while switched to the Kernel reader must not leave this model's writes under it -#}
   {%- do pdelta.kernel_reads_reset() -%}
   {#- what defines the view's rows, kept with each full build: a refresh under another declaration
@@ -478,6 +473,8 @@
     {%- do pdelta.complement_upkeep(target, view, inputs, run_state.committed,
                                     run_state.committed if run_state.committed is not none else blog['last'],
                                     run_state.retry) -%}
+  {%- elif not complement -%}
+    {%- do pdelta.complement_drop(target) -%}
   {%- endif -%}
 
   {#- persist_docs, when the model asks for it: nothing is written while the docs are unchanged;

@@ -75,8 +75,9 @@ _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
 def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
-    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, `pdelta_plan` and
-    `on_schema_change` (what a run does when the view's declaration changed)"""
+    """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, `pdelta_plan`,
+    `on_schema_change` (what a run does when the view's declaration changed), the settings of its reads and
+    `pdelta_complement` (with dbt's `file_format`: complement mode needs a Delta view)"""
     out: list[str] = []
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
@@ -119,4 +120,12 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     if reader not in DELTA_READERS:
         out.append("pdelta_delta_reader: expected 'kernel' (a refresh's reading statements read Delta tables through "
                    f"Delta's Kernel reader) or 'classic' (through Delta's classic reader), got {_s(reader)}")
+    complement = cfg.get("pdelta_complement", False)
+    file_format = _s(cfg.get("file_format") or "delta").lower()
+    if complement is not True and complement is not False:
+        out.append("pdelta_complement: expected true (the view keeps its complement beside it, docs/complement-mode.md)"
+                   f" or false, got {_s(complement)}")
+    elif complement and file_format != "delta":
+        out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "
+                   f"file_format {file_format}")
     return out

@@ -59,7 +59,6 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
             errors += check_view(project, views[node.name], views)
             errors += check_options(node, views[node.name])
             errors += check_self_maintainable(project, node, views[node.name], views)
-            errors += check_complement(node)
     return views, errors
 
 
@@ -85,6 +84,8 @@ def check_options(node, view: View) -> list[Violation]:
     cfg["pdelta_rebuild_feed"] = node.config.get("pdelta_rebuild_feed", "reset")
     cfg["pdelta_plan"] = node.config.get("pdelta_plan", DEFAULT_PLAN)
     cfg["on_schema_change"] = node.config.get("on_schema_change") or "ignore"
+    cfg["pdelta_complement"] = node.config.get("pdelta_complement", False)
+    cfg["file_format"] = node.config.get("file_format") or "delta"
     for name, (values, _) in contract.OPTIONS.items():
         cfg[name] = node.config.get(name, values[0])
     attrs = [o[0] for o in view.output if o[0] not in view.key]
@@ -107,21 +108,6 @@ def check_self_maintainable(project: Project, node, view: View, views: dict[str,
                       hint="`pdelta explain` lists each relation's verdicts; drop the claim or change what the "
                            "view outputs (keys of joined relations) or how its inputs are captured")
             for line in maintainability.claim_violations(found)]
-
-
-def check_complement(node) -> list[Violation]:
-    """`pdelta_complement` (issue #21): true or false, and true only for a Delta view (its complement is kept in
-    Delta tables), refused with the materialization's reasons"""
-    kept = node.config.get("pdelta_complement")
-    file_format = str(node.config.get("file_format") or "delta").lower()
-    if kept is None or kept is False:
-        return []
-    if kept is not True:
-        return [Violation(node.name, "config", f"pdelta_complement: expected true or false, got {kept}")]
-    if file_format != "delta":
-        return [Violation(node.name, "config", f"pdelta_complement: true needs a Delta view (file_format delta), "
-                          f"got {file_format}", hint="docs/complement-mode.md")]
-    return []
 
 
 def check_body(node) -> list[Violation]:
