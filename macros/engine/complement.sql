@@ -112,8 +112,16 @@
           reads[alias]) ~ ') as s\nleft anti join (select ' ~ held_cols | join(', ') ~ ' from joined) as held on '
           ~ on | join(' and ')) -%}
   {%- endfor -%}
+  {#- the batch it reflects: a row of its own (`#batch:<id>`, complement_batch), which the MERGE of the upkeep from
+      the batch (complement_merge_statement) writes in the same commit as the rows -#}
+  {%- set marker = [pdelta.sql_literal('#batch:' ~ batch_id | int) ~ ' as `_pdelta_rest`'] -%}
+  {%- for k in view['key'] -%}{%- do marker.append('null as ' ~ q(k)) -%}{%- endfor -%}
+  {%- for s in layout['stored'] -%}{%- do marker.append('null as ' ~ q(s[0])) -%}{%- endfor -%}
+  {%- do parts.append('select ' ~ marker | join(', ')) -%}
+  {#- deletion vectors: the upkeep's MERGE marks the rows it replaces instead of rewriting every file a batch's
+      keys touch (spread keys touch them all) -#}
   {{ return('create or replace table ' ~ pdelta.complement_relation(target)
-            ~ " using delta tblproperties ('pdelta.complement_batch' = '" ~ batch_id | int ~ "') as\nwith joined as ("
+            ~ " using delta tblproperties ('delta.enableDeletionVectors' = 'true') as\nwith joined as ("
             ~ pdelta.full_select_sql(view, reads, joined_cols) ~ ')\n' ~ parts | join('\nunion all\n')) }}
 {% endmacro %}
 
@@ -136,13 +144,14 @@
                      ~ pdelta.sql_literal(alias)}) }}
 {% endmacro %}
 
-{#- The batch the complement `table` reflects (its `pdelta.complement_batch`), none when it is missing or has none -#}
+{#- The batch the complement `table` reflects (its marker row, `_pdelta_rest` = `#batch:<id>`), none when it is
+    missing or has none (a complement built before the marker: rebuilt). A row, not a table property: the upkeep's
+    MERGE moves it in the commit that changes the rows. -#}
 {% macro complement_batch(table) %}
   {%- if not pdelta.relation_exists(table) -%}{{ return(none) }}{%- endif -%}
-  {%- for row in run_query('show tblproperties ' ~ table).rows if row[0] == 'pdelta.complement_batch' -%}
-    {{ return(row[1] | int) }}
-  {%- endfor -%}
-  {{ return(none) }}
+  {%- set rows = run_query('select `_pdelta_rest` from ' ~ table ~ " where `_pdelta_rest` like '#batch:%'").rows -%}
+  {%- if rows | length != 1 -%}{{ return(none) }}{%- endif -%}
+  {{ return(rows[0][0][7:] | int) }}
 {% endmacro %}
 
 {#- After a run of a view in complement mode: the complement rebuilt from the states as the run read them
@@ -150,8 +159,8 @@
     behind the view's last batch `last` (a run stopped between the view's commit and the complement's).
     A retry of a staged batch (`retry`) leaves it behind: the batch was computed from bounds that the
     inputs, frozen anew, may have passed; the next run rebuilds it. Returns whether it rebuilt it. -#}
-{% macro complement_upkeep(target, view, inputs, committed, last, retry=false) %}
-  {%- if retry -%}{{ return(false) }}{%- endif -%}
+{% macro complement_upkeep(target, view, inputs, committed, last, retry=false, kept=false) %}
+  {%- if retry or kept -%}{{ return(false) }}{%- endif -%}
   {%- set batch_id = committed if committed is not none else last -%}
   {%- if committed is none and pdelta.complement_batch(pdelta.complement_relation(target)) == last -%}
     {{ return(false) }}

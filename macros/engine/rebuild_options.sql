@@ -27,8 +27,12 @@
                             classic: every statement through Delta's classic reader
       pdelta_complement     true: the view keeps its complement beside it (a Delta view only;
                             docs/complement-mode.md, macros/engine/complement.sql); false (default)
+      pdelta_complement_upkeep  how a refresh keeps the complement: auto (default: by one MERGE over the keys
+                            its batch touches when the complement holds at least
+                            complement_merge_min_bytes, else rebuilt from the states), merge, rebuild
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
-    history_rows: int, pin_states: bool, state_ahead, delta_reader, complement: bool} and refuses a bad value with the
+    history_rows: int, pin_states: bool, state_ahead, delta_reader, complement: bool, complement_upkeep} and refuses
+    a bad value with the
     message of rebuild_option_errors, which `pdelta validate` reports too
     (python/pdelta/options.py; tests/test_options.py keeps the two in step). -#}
 {% macro rebuild_options(cfg) %}
@@ -42,6 +46,8 @@
                  'pdelta_state_ahead': cfg.get('pdelta_state_ahead', var('pdelta_state_ahead', 'ignore')),
                  'pdelta_delta_reader': cfg.get('pdelta_delta_reader', var('pdelta_delta_reader', 'kernel')),
                  'pdelta_complement': cfg.get('pdelta_complement', false),
+                 'pdelta_complement_upkeep': cfg.get('pdelta_complement_upkeep',
+                                                     var('pdelta_complement_upkeep', 'auto')),
                  'file_format': cfg.get('file_format') or 'delta'} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
@@ -51,7 +57,8 @@
              'feed': eff['pdelta_rebuild_feed'], 'plan': eff['pdelta_plan'],
              'on_schema_change': eff['on_schema_change'], 'history_rows': eff['pdelta_feed_history_rows'] | int,
              'pin_states': eff['pdelta_pin_states'] in [true, 'true'], 'state_ahead': eff['pdelta_state_ahead'],
-             'delta_reader': eff['pdelta_delta_reader'], 'complement': eff['pdelta_complement'] is sameas true}) }}
+             'delta_reader': eff['pdelta_delta_reader'], 'complement': eff['pdelta_complement'] is sameas true,
+             'complement_upkeep': eff['pdelta_complement_upkeep']}) }}
 {% endmacro %}
 
 {#- messages for bad values of the two settings (`cfg` holds them), empty when they are fine -#}
@@ -114,6 +121,12 @@
   {%- elif complement and file_format != 'delta' -%}
     {%- do out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got"
                       ~ " file_format " ~ file_format) -%}
+  {%- endif -%}
+  {%- set upkeep = cfg.get('pdelta_complement_upkeep', 'auto') -%}
+  {%- if upkeep not in ['auto', 'merge', 'rebuild'] -%}
+    {%- do out.append("pdelta_complement_upkeep: expected 'auto' (a refresh keeps the complement from its batch by"
+                      ~ " one MERGE when the complement is large, else rebuilds it), 'merge' or 'rebuild', got "
+                      ~ upkeep) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

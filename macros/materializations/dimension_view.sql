@@ -125,7 +125,7 @@
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none,
-                                committed=none, retry=false) -%}
+                                committed=none, retry=false, complement_kept=false) -%}
   {#- mirrors of one source cut by source time at different cuts (cut_sources.sql): a batch over them would show
       a state the source was never in. A refresh waits, writing nothing, for a run that refreshes them together
       (a staged batch from an earlier run is applied as it is); a full build stops -#}
@@ -397,6 +397,14 @@
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt or columns
                                         or (not retry and choice['mode'] == 'rebuild')}) -%}
+      {#- complement mode: the complement kept from the batch by one MERGE, before the view's rows change (it
+          reads them as they were); a retry, an adapting batch or a rebuild leaves it to complement_upkeep -#}
+      {%- if complement and not retry and not adapt and not columns and choice['mode'] != 'rebuild' -%}
+        {%- set run_state.complement_kept = pdelta.complement_keep_from_batch(target, view, inputs, pending, batch_id,
+                                                                              blog['last'],
+                                                                              refresh_opts['complement_upkeep']) -%}
+        {%- if run_state.complement_kept -%}{%- do column_statements.append('complement') -%}{%- endif -%}
+      {%- endif -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name,
                                             summary['key_type'] or 'string', summary['range_var'],
                                             summary['keys_listed']) -%}
@@ -472,7 +480,7 @@
   {%- if complement and not run_state.waiting -%}
     {%- do pdelta.complement_upkeep(target, view, inputs, run_state.committed,
                                     run_state.committed if run_state.committed is not none else blog['last'],
-                                    run_state.retry) -%}
+                                    run_state.retry, run_state.complement_kept) -%}
   {%- elif not complement -%}
     {%- do pdelta.complement_drop(target) -%}
   {%- endif -%}

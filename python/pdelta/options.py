@@ -71,13 +71,15 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
 
 STATE_AHEAD = ("ignore", "stop", "wait")
 DELTA_READERS = ("kernel", "classic")
+COMPLEMENT_UPKEEP = ("auto", "merge", "rebuild")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
 def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     """messages for the cost model's `pdelta_rebuild_ratio` and `pdelta_rebuild_feed`, `pdelta_plan`,
     `on_schema_change` (what a run does when the view's declaration changed), the settings of its reads and
-    `pdelta_complement` (with dbt's `file_format`: complement mode needs a Delta view)"""
+    `pdelta_complement` (with dbt's `file_format`: complement mode needs a Delta view) and
+    `pdelta_complement_upkeep`"""
     out: list[str] = []
     r = cfg.get("pdelta_rebuild_ratio")
     off = r is None or r is False or r == "false"
@@ -128,4 +130,9 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     elif complement and file_format != "delta":
         out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "
                    f"file_format {file_format}")
+    upkeep = cfg.get("pdelta_complement_upkeep", "auto")
+    if upkeep not in COMPLEMENT_UPKEEP:
+        out.append("pdelta_complement_upkeep: expected 'auto' (a refresh keeps the complement from its batch by one "
+                   "MERGE when the complement is large, else rebuilds it), 'merge' or 'rebuild', "
+                   f"got {_s(upkeep)}")
     return out

@@ -5,9 +5,12 @@ completed on the server; none after it is sent. With kill_at 0 nothing is killed
 statements are only counted. A session setting (`set key = value`, `reset key`: the Kernel reader's
 switch around a reading statement) is sent but not counted: it dies with the killed session, so a
 kill before it leaves what a kill before the next counted statement leaves; and a concurrent
-model's switch would shift the count. With `pause` (a regular expression and a folder), the run stops before
-the first statement that matches, writes `paused` into the folder and waits until `resume` is there:
-the caller runs other work at that point of the refresh (another model committing, say).
+model's switch would shift the count. `kill_at` may also name a statement by what it says: (a regular
+expression, n), SIGKILL before the n-th counted statement after the first that matches (0: before that
+one), where counts differ from run to run (a metastore lookup dbt's cache answers in one run, not in
+another). With `pause` (a regular expression and a folder), the run stops before the first statement that
+matches, writes `paused` into the folder and waits until `resume` is there: the caller runs other work at that
+point of the refresh (another model committing, say).
 
 Each run is its own process, forked from a server process that imported dbt once
 (`multiprocessing`'s forkserver with dbt preloaded): a killed run dies like a separate dbt
@@ -53,14 +56,20 @@ def _wait_at(pause: tuple[str, str]) -> None:
         time.sleep(0.05)
 
 
-def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, str] | None = None) -> int:
+def run_dbt(args: list[str], kill_at: int | tuple[str, int], log: str | None,
+            pause: tuple[str, str] | None = None) -> int:
     """In this process: dbt with every statement counted, SIGKILL before statement `kill_at`, a pause
     before the first statement matching `pause[0]` (see the module's doc)."""
     from dbt.adapters.sql.connections import SQLConnectionManager
     from dbt.cli.main import dbtRunner
 
     original = SQLConnectionManager.add_query
-    state = {"counting": False, "n": 0, "paused": False}
+    state = {"counting": False, "n": 0, "paused": False, "matched": None}
+    if isinstance(kill_at, (tuple, list)):
+        pattern, after = re.compile(kill_at[0], re.IGNORECASE), int(kill_at[1])
+        kill_at = -1
+    else:
+        pattern, after = None, 0
     log_file = open(log, "a") if log else None
 
     def add_query(self, sql, *args, **kwargs):
@@ -72,7 +81,9 @@ def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, st
             if log_file:
                 log_file.write(f"{state['n']}\t{text[:160]}\n")
                 log_file.flush()
-            if state["n"] == kill_at:
+            if pattern and state["matched"] is None and pattern.search(text):
+                state["matched"] = state["n"]
+            if state["n"] == kill_at or (state["matched"] is not None and state["n"] == state["matched"] + after):
                 os.kill(os.getpid(), signal.SIGKILL)
         if pause and not state["paused"] and re.search(pause[0], text):
             state["paused"] = True
@@ -85,8 +96,8 @@ def run_dbt(args: list[str], kill_at: int, log: str | None, pause: tuple[str, st
     return 0 if ok else 1
 
 
-def _child(args: list[str], cwd: str, env: dict, kill_at: int, log: str | None, out_path: str,
-           pause: tuple[str, str] | None) -> None:
+def _child(args: list[str], cwd: str, env: dict, kill_at: int | tuple[str, int], log: str | None,
+           out_path: str, pause: tuple[str, str] | None) -> None:
     """The forked process: the caller's environment, directory and output file, then dbt."""
     os.environ.clear()
     os.environ.update(env)
@@ -107,7 +118,7 @@ class DbtRunner:
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(PRELOAD)
 
-    def run(self, args: list[str], cwd: Path, env: dict, kill_at: int = 0,
+    def run(self, args: list[str], cwd: Path, env: dict, kill_at: int | tuple[str, int] = 0,
             log: Path | None = None, pause: tuple[str, Path] | None = None) -> subprocess.CompletedProcess:
         with tempfile.NamedTemporaryFile(prefix="dbt-", suffix=".log", delete=False) as tmp:
             out_path = tmp.name

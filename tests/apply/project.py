@@ -4,7 +4,8 @@ ways — Delta clustered by its key with SCD2 history (`dim`) and plain parquet 
 (`dim_pq`) — plus a one-relation view with history and no pruning (`dim1`) for fault injection, and
 one whose declaration changes from run to run (`dim1_adapting`) for fault injection while it adapts,
 and a view over `dim`'s change feed with `dim` as its state (`dim_over`), which reads `dim` as of the
-batch its bound names while `dim` commits its next one (tests/test_apply.py)."""
+batch its bound names while `dim` commits its next one, and `dim`'s declaration in complement mode (`dim_c`)
+for kills around its complement's MERGE (tests/test_apply.py)."""
 from __future__ import annotations
 
 import json
@@ -54,6 +55,10 @@ def adapting_declaration() -> str:
 
 ADAPTING = "dim1_adapting"
 
+# dim's declaration in complement mode (issue #21), built and refreshed only by the test of kills around its
+# complement's MERGE
+COMPLEMENT = "dim_c"
+
 # the view over dim's feed: its state is dim itself (a state pdelta writes, read as of the bound)
 OVER = "dim_over"
 OVER_ATTRS = ["name", "city"]
@@ -95,8 +100,9 @@ def write_project(root: Path, repo: Path) -> None:
             "{%- set m = " + json.dumps(m) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
     (models / f"{ADAPTING}.sql").write_text(adapting_declaration())
+    kept = {"pdelta_complement": True, "pdelta_complement_upkeep": "merge"}
     for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration()),
-                            (OVER, {}, over_declaration())]:
+                            (OVER, {}, over_declaration()), (COMPLEMENT, kept, declaration())]:
         extra = "".join(f", {k}={json.dumps(v)}" for k, v in cfg.items())
         (models / f"{name}.sql").write_text(
             "{%- set view = " + json.dumps(decl) + " -%}\n"

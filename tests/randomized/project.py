@@ -150,9 +150,11 @@ def write_project(root: Path, repo: Path, shapes: list[Shape]) -> None:
         for name, decl in list(views):
             twin = json.loads(json.dumps(decl).replace(f'"{view_model(shape)}"', f'"{diff_model(view_model(shape))}"'))
             views.append((diff_model(name), twin))
-        # the diff twins keep their complement (issue #21; the package's data test complements_reconstruct_states)
+        # the diff twins keep their complement (issue #21; the package's data test complements_reconstruct_states),
+        # each refresh by the MERGE from its batch (at these sizes `auto` would rebuild it)
         for name, decl in views:
-            complement = ", pdelta_complement=true" if plan_of(name) == "diff" else ""
+            complement = (", pdelta_complement=true, pdelta_complement_upkeep='merge'" if plan_of(name) == "diff"
+                          else "")
             (models / f"{name}.sql").write_text(
                 "{%- set view = " + json.dumps(decl) + " -%}\n"
                 f"{{{{ config(materialized='dimension_view', tags=['dimension'], pdelta=view, "

@@ -1,6 +1,6 @@
 {#- Test-suite fault (`dbt run-operation`): the model's complement as a run stopped between the view's commit
     and the complement's statement leaves it (issue #21): one batch behind the view (its
-    `pdelta.complement_batch`), and missing a view row (the hidden row of its lowest key), so that the data test
+    marker row, complement_batch), and missing a view row (the hidden row of its lowest key), so that the data test
     complements_reconstruct_states must fail and the model's next run must rebuild it. -#}
 {% macro complement_left_behind(model_name) %}
   {%- set node = pdelta.graph_node_of(model_name) -%}
@@ -12,7 +12,7 @@
   {%- set hidden = '`_pdelta_rest` is null' -%}
   {%- set lowest = run_query('select min(' ~ key ~ ') from ' ~ table ~ ' where ' ~ hidden).columns[0].values()[0] -%}
   {%- do run_query('delete from ' ~ table ~ ' where ' ~ hidden ~ ' and ' ~ key ~ ' = ' ~ pdelta.sql_literal(lowest)) -%}
-  {%- do run_query('alter table ' ~ table ~ " set tblproperties ('pdelta.complement_batch' = '"
-                   ~ (batch - 1) ~ "')") -%}
+  {%- do run_query('update ' ~ table ~ " set `_pdelta_rest` = '#batch:" ~ (batch - 1)
+                   ~ "' where `_pdelta_rest` like '#batch:%'") -%}
   {{ log('pdelta: ' ~ table ~ ' now one batch behind (' ~ (batch - 1) ~ ') and a hidden row short', info=true) }}
 {% endmacro %}
