@@ -73,9 +73,9 @@ CASES = {
     "complement_text": ({"pdelta_complement": "yes"}, "pdelta_complement: expected true (the view keeps its"),
     "valid_complement_upkeep": ({"pdelta_complement": True, "pdelta_complement_upkeep": "merge"}, None),
     "complement_upkeep_unknown": ({"pdelta_complement_upkeep": "always"},
-                                  "pdelta_complement_upkeep: expected 'auto' (a refresh keeps the complement from its"
-                                  " batch by one MERGE when the complement is large, else rebuilds it), 'merge' or"
-                                  " 'rebuild', got always"),
+                                  "pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is"
+                                  " rebuilt from the states) or 'merge' (a refresh keeps it from its batch by one MERGE"
+                                  " over the keys it touches), got always"),
     "complement_number": ({"pdelta_complement": 1}, "pdelta_complement: expected true (the view keeps its"),
     "complement_parquet": ({"pdelta_complement": True, "file_format": "Parquet"},
                            "pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "

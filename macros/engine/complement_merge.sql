@@ -229,28 +229,15 @@
             ~ values | join(', ') ~ ')') }}
 {% endmacro %}
 
-{#- The complement's size from which `pdelta_complement_upkeep: auto` keeps it by the MERGE: below it the rebuild
-    from the states is cheaper. The MERGE's statement is larger (the key walk again, the view's SELECT at the
-    affected keys, per relation its touched keys and the view rows holding them): at the tests' sizes its source
-    alone ran 49 Spark jobs in 6.4 s where the rebuild took 1-3 s; at 10M customers (117 MB) the rebuild took
-    59-71 s. -#}
-{% macro complement_merge_min_bytes() %}
-  {{ return(64 * 1024 * 1024) }}
-{% endmacro %}
-
 {#- Keeps the complement of `target` from the batch `batch_id` about to be applied (complement_merge_statement),
-    when the complement reflects the view's last batch `last` and `upkeep` (pdelta_complement_upkeep) says so:
-    `merge`, or `auto` with a complement of complement_merge_min_bytes or more. Else leaves it to
-    complement_upkeep, which rebuilds it after the batch. Runs before the view's rows change. Returns whether it
-    kept it. -#}
-{% macro complement_keep_from_batch(target, view, inputs, pending, batch_id, last, upkeep='merge') %}
+    when the complement reflects the view's last batch `last`; else leaves it to complement_upkeep, which rebuilds
+    it after the batch. Runs before the view's rows change. Returns whether it kept it. Only where the view asks
+    for it (`pdelta_complement_upkeep: merge`): measured, the MERGE costs more than the rebuild from the states
+    (docs/complement-mode.md: 297.6 s and 681 Spark jobs at 10M customers against the rebuild's 59-71 s; its
+    source alone 49 jobs in 6.4 s on the tests' tiny star against 1-3 s). -#}
+{% macro complement_keep_from_batch(target, view, inputs, pending, batch_id, last) %}
   {%- set table = pdelta.complement_relation(target) -%}
-  {%- if upkeep == 'rebuild' or pdelta.complement_batch(table) != last -%}{{ return(false) }}{%- endif -%}
-  {%- if upkeep == 'auto' -%}
-    {%- set detail = run_query('describe detail ' ~ table) -%}
-    {%- set size = detail.columns['sizeInBytes'].values()[0] -%}
-    {%- if size is none or size | int < pdelta.complement_merge_min_bytes() -%}{{ return(false) }}{%- endif -%}
-  {%- endif -%}
+  {%- if pdelta.complement_batch(table) != last -%}{{ return(false) }}{%- endif -%}
   {%- set types = {} -%}
   {%- for c in adapter.get_columns_in_relation(table) -%}
     {%- do types.update({c.name | lower: c.dtype}) -%}

@@ -27,9 +27,9 @@
                             classic: every statement through Delta's classic reader
       pdelta_complement     true: the view keeps its complement beside it (a Delta view only;
                             docs/complement-mode.md, macros/engine/complement.sql); false (default)
-      pdelta_complement_upkeep  how a refresh keeps the complement: auto (default: by one MERGE over the keys
-                            its batch touches when the complement holds at least
-                            complement_merge_min_bytes, else rebuilt from the states), merge, rebuild
+      pdelta_complement_upkeep  how a refresh keeps the complement: rebuild (default: from the states, after
+                            the batch) or merge (by one MERGE over the keys its batch touches, before the
+                            view's rows change; macros/engine/complement_merge.sql)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
     history_rows: int, pin_states: bool, state_ahead, delta_reader, complement: bool, complement_upkeep} and refuses
     a bad value with the
@@ -47,7 +47,7 @@
                  'pdelta_delta_reader': cfg.get('pdelta_delta_reader', var('pdelta_delta_reader', 'kernel')),
                  'pdelta_complement': cfg.get('pdelta_complement', false),
                  'pdelta_complement_upkeep': cfg.get('pdelta_complement_upkeep',
-                                                     var('pdelta_complement_upkeep', 'auto')),
+                                                     var('pdelta_complement_upkeep', 'rebuild')),
                  'file_format': cfg.get('file_format') or 'delta'} -%}
   {%- set errors = pdelta.rebuild_option_errors(eff) -%}
   {%- if errors -%}{{ exceptions.raise_compiler_error(errors | join('; ')) }}{%- endif -%}
@@ -122,11 +122,11 @@
     {%- do out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got"
                       ~ " file_format " ~ file_format) -%}
   {%- endif -%}
-  {%- set upkeep = cfg.get('pdelta_complement_upkeep', 'auto') -%}
-  {%- if upkeep not in ['auto', 'merge', 'rebuild'] -%}
-    {%- do out.append("pdelta_complement_upkeep: expected 'auto' (a refresh keeps the complement from its batch by"
-                      ~ " one MERGE when the complement is large, else rebuilds it), 'merge' or 'rebuild', got "
-                      ~ upkeep) -%}
+  {%- set upkeep = cfg.get('pdelta_complement_upkeep', 'rebuild') -%}
+  {%- if upkeep not in ['rebuild', 'merge'] -%}
+    {%- do out.append("pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is rebuilt from"
+                      ~ " the states) or 'merge' (a refresh keeps it from its batch by one MERGE over the keys it"
+                      ~ " touches), got " ~ upkeep) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

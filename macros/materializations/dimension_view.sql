@@ -397,12 +397,13 @@
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt or columns
                                         or (not retry and choice['mode'] == 'rebuild')}) -%}
-      {#- complement mode: the complement kept from the batch by one MERGE, before the view's rows change (it
-          reads them as they were); a retry, an adapting batch or a rebuild leaves it to complement_upkeep -#}
-      {%- if complement and not retry and not adapt and not columns and choice['mode'] != 'rebuild' -%}
+      {#- complement mode, `pdelta_complement_upkeep: merge`: the complement kept from the batch by one MERGE,
+          before the view's rows change (it reads them as they were); a retry, an adapting batch or a rebuild
+          leaves it to complement_upkeep -#}
+      {%- if complement and refresh_opts['complement_upkeep'] == 'merge' and not retry and not adapt and not columns
+             and choice['mode'] != 'rebuild' -%}
         {%- set run_state.complement_kept = pdelta.complement_keep_from_batch(target, view, inputs, pending, batch_id,
-                                                                              blog['last'],
-                                                                              refresh_opts['complement_upkeep']) -%}
+                                                                              blog['last']) -%}
         {%- if run_state.complement_kept -%}{%- do column_statements.append('complement') -%}{%- endif -%}
       {%- endif -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name,

@@ -471,10 +471,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     # complement mode (issue #21, macros/engine/complement.sql names the tables)
     doc["complement"] = f"{args.model}__pdelta_complement" if view.complement else None
     if view.complement:
-        say(f"  complement (pdelta_complement): {doc['complement']}, kept from each refresh's batch by one MERGE over "
-            "the keys it touches, or rebuilt from the states (pdelta_complement_upkeep: merge, rebuild, or auto: "
-            "by its size; rebuilt after a full build, an adaptation or a run stopped before the MERGE); refreshes "
-            "still read the states")
+        say(f"  complement (pdelta_complement): {doc['complement']}, rebuilt from the states after each batch, or "
+            "kept from each refresh's batch by one MERGE over the keys it touches (pdelta_complement_upkeep: "
+            "merge); refreshes still read the states")
     level = consistency.view_level(project, view, valid, _project_vars(args))
     doc["consistency"] = level.as_dict()
     say(f"  consistency: {level.level} ({level.why})"

@@ -71,7 +71,7 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
 
 STATE_AHEAD = ("ignore", "stop", "wait")
 DELTA_READERS = ("kernel", "classic")
-COMPLEMENT_UPKEEP = ("auto", "merge", "rebuild")
+COMPLEMENT_UPKEEP = ("rebuild", "merge")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
@@ -130,9 +130,9 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     elif complement and file_format != "delta":
         out.append("pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "
                    f"file_format {file_format}")
-    upkeep = cfg.get("pdelta_complement_upkeep", "auto")
+    upkeep = cfg.get("pdelta_complement_upkeep", "rebuild")
     if upkeep not in COMPLEMENT_UPKEEP:
-        out.append("pdelta_complement_upkeep: expected 'auto' (a refresh keeps the complement from its batch by one "
-                   "MERGE when the complement is large, else rebuilds it), 'merge' or 'rebuild', "
+        out.append("pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is rebuilt from the "
+                   "states) or 'merge' (a refresh keeps it from its batch by one MERGE over the keys it touches), "
                    f"got {_s(upkeep)}")
     return out

@@ -85,7 +85,7 @@ def check_options(node, view: View) -> list[Violation]:
     cfg["pdelta_plan"] = node.config.get("pdelta_plan", DEFAULT_PLAN)
     cfg["on_schema_change"] = node.config.get("on_schema_change") or "ignore"
     cfg["pdelta_complement"] = node.config.get("pdelta_complement", False)
-    cfg["pdelta_complement_upkeep"] = node.config.get("pdelta_complement_upkeep", "auto")
+    cfg["pdelta_complement_upkeep"] = node.config.get("pdelta_complement_upkeep", "rebuild")
     cfg["file_format"] = node.config.get("file_format") or "delta"
     for name, (values, _) in contract.OPTIONS.items():
         cfg[name] = node.config.get(name, values[0])
