@@ -404,12 +404,13 @@
              and choice['mode'] != 'rebuild' -%}
         {%- set run_state.complement_kept = pdelta.complement_keep_from_batch(target, view, inputs, pending, batch_id,
                                                                               blog['last']) -%}
-        {%- if run_state.complement_kept -%}{%- do column_statements.append('complement') -%}{%- endif -%}
       {%- endif -%}
       {%- set applied = pdelta.apply_changes(target, stage, key, attrs_out, counts, opts, retry, model.name,
                                             summary['key_type'] or 'string', summary['range_var'],
                                             summary['keys_listed']) -%}
-      {%- do applied.update({'statements': column_statements + summary['statements'] + applied['statements']}) -%}
+      {%- do applied.update({'statements': column_statements + summary['statements']
+                                           + (['complement'] if run_state.complement_kept else [])
+                                           + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}
           {%- for st in pdelta.history_undo_statements(history, batch_id) -%}
