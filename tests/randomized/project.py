@@ -12,10 +12,11 @@ from .scenarios import PREDICATES, Alias, Shape, chained_columns, moved_column, 
 
 SCHEMA = "pdelta_it"
 
-# the shapes whose diff twin keeps its complement by the MERGE from each batch (pdelta_complement_upkeep: merge):
-# a key of two columns (star), a relation joined twice (roles), a tree (snowflake), a view over a view (chained),
-# a chain of four; the others rebuild it from the states, the default (the MERGE costs more, docs/complement-mode.md)
-MERGE_SHAPES = {"star", "roles", "snowflake", "chained", "chain4"}
+# the shapes whose diff twin keeps its complement by the MERGE from each batch (pdelta_complement_upkeep: merge): a
+# star with a key of two columns, a view over a view (chained); the others rebuild it from the states, the default.
+# Each MERGE costs 6-16 s at these sizes where the rebuild costs 1-3 s (docs/complement-mode.md): with five shapes
+# the randomized stream made make test run past 60 min. All eight shapes passed with it (session 74, 5 sids).
+MERGE_SHAPES = {"star", "chained"}
 
 
 def rel_model(shape: Shape, rel: str) -> str:
