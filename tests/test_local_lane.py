@@ -90,7 +90,8 @@ def lane_commands(target: str) -> list[str]:
         f"pdelta validate --live {t} --select paper_d",
         f"pdelta explain paper_d {t} --expect-emits ins,upd,ups,delk --expect-mode incremental",
         f"pdelta explain paper_d_diff {t} --expect-emits ins,upd,del --expect-mode incremental"
-        " :: complement (pdelta_complement): paper_d_diff__pdelta_complement, rebuilt from the states after",
+        " :: complement (pdelta_complement): paper_d_diff__pdelta_complement, kept from the rows each refresh's batch"
+        " touches (pdelta_complement_upkeep: batch)",
         f"pdelta explain paper_d_rebuilt {t} --expect-mode rebuild",
         f"! pdelta explain paper_d_rebuilt {t} --expect-mode incremental",
         f"run {t} --vars '{{paper_stage: new, pdelta_key_list_limit: 3}}' --select {D_MODELS}"

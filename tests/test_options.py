@@ -71,11 +71,11 @@ CASES = {
     "valid_complement": ({"pdelta_complement": True, "file_format": "delta"}, None),
     "valid_complement_off_parquet": ({"pdelta_complement": False, "file_format": "parquet"}, None),
     "complement_text": ({"pdelta_complement": "yes"}, "pdelta_complement: expected true (the view keeps its"),
-    "valid_complement_upkeep": ({"pdelta_complement": True, "pdelta_complement_upkeep": "merge"}, None),
+    "valid_complement_upkeep": ({"pdelta_complement": True, "pdelta_complement_upkeep": "batch"}, None),
     "complement_upkeep_unknown": ({"pdelta_complement_upkeep": "always"},
                                   "pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is"
-                                  " rebuilt from the states) or 'merge' (a refresh keeps it from its batch by one MERGE"
-                                  " over the keys it touches), got always"),
+                                  " rebuilt from the states) or 'batch' (a refresh keeps it from the rows its batch"
+                                  " touches), got always"),
     "complement_number": ({"pdelta_complement": 1}, "pdelta_complement: expected true (the view keeps its"),
     "complement_parquet": ({"pdelta_complement": True, "file_format": "Parquet"},
                            "pdelta_complement: true needs a Delta view (its complement is kept in a Delta table), got "

@@ -114,7 +114,7 @@
   {%- endfor -%}
   {#- the batch it reflects: a row of its own (`#batch:<id>`, complement_batch), which the MERGE of the upkeep from
       the batch (complement_merge_statement) writes in the same commit as the rows -#}
-  {%- set marker = [pdelta.sql_literal('#batch:' ~ batch_id | int) ~ ' as `_pdelta_rest`'] -%}
+  {%- set marker = [pdelta.sql_literal(pdelta.complement_marker(batch_id)) ~ ' as `_pdelta_rest`'] -%}
   {%- for k in view['key'] -%}{%- do marker.append('null as ' ~ q(k)) -%}{%- endfor -%}
   {%- for s in layout['stored'] -%}{%- do marker.append('null as ' ~ q(s[0])) -%}{%- endfor -%}
   {%- do parts.append('select ' ~ marker | join(', ')) -%}
@@ -149,9 +149,17 @@
     MERGE moves it in the commit that changes the rows. -#}
 {% macro complement_batch(table) %}
   {%- if not pdelta.relation_exists(table) -%}{{ return(none) }}{%- endif -%}
-  {%- set rows = run_query('select `_pdelta_rest` from ' ~ table ~ " where `_pdelta_rest` like '#batch:%'").rows -%}
+  {%- set prefix = pdelta.complement_marker() -%}
+  {%- set rows = run_query('select `_pdelta_rest` from ' ~ table ~ ' where `_pdelta_rest` like '
+                           ~ pdelta.sql_literal(prefix ~ '%')).rows -%}
   {%- if rows | length != 1 -%}{{ return(none) }}{%- endif -%}
-  {{ return(rows[0][0][7:] | int) }}
+  {{ return(rows[0][0][prefix | length:] | int) }}
+{% endmacro %}
+
+{#- The `_pdelta_rest` of the complement's marker row for batch `batch_id` (`#batch:<id>`: no relation's alias
+    starts with `#`), or with no batch the prefix every marker starts with -#}
+{% macro complement_marker(batch_id=none) %}
+  {{ return('#batch:' ~ (batch_id | int if batch_id is not none else '')) }}
 {% endmacro %}
 
 {#- After a run of a view in complement mode: the complement rebuilt from the states as the run read them
@@ -183,6 +191,9 @@
     {{ log('pdelta: ' ~ target.identifier ~ ': complement mode is off: its complement ' ~ table.identifier
            ~ ' dropped', info=true) }}
   {%- endif -%}
+  {#- and the rows its last upkeep from a batch staged (complement_keep_from_batch) -#}
+  {%- set stage = pdelta.meta_relation(target, 'complement_stage') -%}
+  {%- if pdelta.relation_exists(stage) -%}{%- do pdelta.drop_stage(stage) -%}{%- endif -%}
 {% endmacro %}
 
 {#- The parts of the complement check of one view (complement_mismatches_sql aggregates them): per relation, its

@@ -28,8 +28,8 @@
       pdelta_complement     true: the view keeps its complement beside it (a Delta view only;
                             docs/complement-mode.md, macros/engine/complement.sql); false (default)
       pdelta_complement_upkeep  how a refresh keeps the complement: rebuild (default: from the states, after
-                            the batch) or merge (by one MERGE over the keys its batch touches, before the
-                            view's rows change; macros/engine/complement_merge.sql)
+                            the batch) or batch (from the rows its batch touches, staged, deleted and inserted
+                            before the view's rows change; macros/engine/complement_batch.sql)
     rebuild_options returns {ratio: float or none, learned: bool, feed, plan, on_schema_change,
     history_rows: int, pin_states: bool, state_ahead, delta_reader, complement: bool, complement_upkeep} and refuses
     a bad value with the
@@ -123,10 +123,10 @@
                       ~ " file_format " ~ file_format) -%}
   {%- endif -%}
   {%- set upkeep = cfg.get('pdelta_complement_upkeep', 'rebuild') -%}
-  {%- if upkeep not in ['rebuild', 'merge'] -%}
+  {%- if upkeep not in ['rebuild', 'batch'] -%}
     {%- do out.append("pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is rebuilt from"
-                      ~ " the states) or 'merge' (a refresh keeps it from its batch by one MERGE over the keys it"
-                      ~ " touches), got " ~ upkeep) -%}
+                      ~ " the states) or 'batch' (a refresh keeps it from the rows its batch touches), got "
+                      ~ upkeep) -%}
   {%- endif -%}
   {{ return(out) }}
 {% endmacro %}

@@ -125,7 +125,7 @@
   {%- endif -%}
   {{ run_hooks(pre_hooks) }}
   {%- set run_state = namespace(full=false, waiting=false, guard=none, guard_failed=false, summary=none,
-                                committed=none, retry=false, complement_kept=false) -%}
+                                committed=none, retry=false, complement_kept=[]) -%}
   {#- mirrors of one source cut by source time at different cuts (cut_sources.sql): a batch over them would show
       a state the source was never in. A refresh waits, writing nothing, for a run that refreshes them together
       (a staged batch from an earlier run is applied as it is); a full build stops -#}
@@ -397,10 +397,10 @@
       {#- the rules plan derives `ins` from feed rows: no blind append (choose_apply_strategy) -#}
       {%- do opts.update({'append_ins': refresh_opts['plan'] != 'rules' or adapt or columns
                                         or (not retry and choice['mode'] == 'rebuild')}) -%}
-      {#- complement mode, `pdelta_complement_upkeep: merge`: the complement kept from the batch by one MERGE,
-          before the view's rows change (it reads them as they were); a retry, an adapting batch or a rebuild
-          leaves it to complement_upkeep -#}
-      {%- if complement and refresh_opts['complement_upkeep'] == 'merge' and not retry and not adapt and not columns
+      {#- complement mode, `pdelta_complement_upkeep: batch`: the complement kept from the batch (its rows staged,
+          deleted and inserted) before the view's rows change (it reads them as they were); a retry, an adapting
+          batch or a rebuild leaves it to complement_upkeep -#}
+      {%- if complement and refresh_opts['complement_upkeep'] == 'batch' and not retry and not adapt and not columns
              and choice['mode'] != 'rebuild' -%}
         {%- set run_state.complement_kept = pdelta.complement_keep_from_batch(target, view, inputs, pending, batch_id,
                                                                               blog['last']) -%}
@@ -409,7 +409,7 @@
                                             summary['key_type'] or 'string', summary['range_var'],
                                             summary['keys_listed']) -%}
       {%- do applied.update({'statements': column_statements + summary['statements']
-                                           + (['complement'] if run_state.complement_kept else [])
+                                           + run_state.complement_kept
                                            + applied['statements']}) -%}
       {%- if opts['history'] -%}
         {%- if retry -%}

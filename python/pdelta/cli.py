@@ -471,9 +471,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     # complement mode (issue #21, macros/engine/complement.sql names the tables)
     doc["complement"] = f"{args.model}__pdelta_complement" if view.complement else None
     if view.complement:
-        say(f"  complement (pdelta_complement): {doc['complement']}, rebuilt from the states after each batch, or "
-            "kept from each refresh's batch by one MERGE over the keys it touches (pdelta_complement_upkeep: "
-            "merge); refreshes still read the states")
+        # the materialization's order: the model's config, then the project's var, then the default
+        upkeep = view.complement_upkeep or _project_vars(args).get("pdelta_complement_upkeep", "rebuild")
+        doc["complement_upkeep"] = upkeep
+        how = ("kept from the rows each refresh's batch touches" if upkeep == "batch" else
+               "rebuilt from the states after each batch")
+        say(f"  complement (pdelta_complement): {doc['complement']}, {how} (pdelta_complement_upkeep: {upkeep}); "
+            "refreshes still read the states")
     level = consistency.view_level(project, view, valid, _project_vars(args))
     doc["consistency"] = level.as_dict()
     say(f"  consistency: {level.level} ({level.why})"

@@ -62,6 +62,7 @@ class View:
     key: list[str]                           # output names of the root key
     plan: str = "diff"                       # the model's `pdelta_plan`: diff or rules (options.PLANS)
     complement: bool = False                 # the model's `pdelta_complement` (issue #21)
+    complement_upkeep: str | None = None     # its `pdelta_complement_upkeep` config, None when unset
 
     def children(self, alias: str) -> list[str]:
         return [a for a in self.order if self.relations[a].join_to == alias]

@@ -71,7 +71,7 @@ def apply_option_errors(cfg: Mapping[str, Any], attrs: list[str]) -> list[str]:
 
 STATE_AHEAD = ("ignore", "stop", "wait")
 DELTA_READERS = ("kernel", "classic")
-COMPLEMENT_UPKEEP = ("rebuild", "merge")
+COMPLEMENT_UPKEEP = ("rebuild", "batch")
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 
 
@@ -133,6 +133,6 @@ def rebuild_option_errors(cfg: Mapping[str, Any]) -> list[str]:
     upkeep = cfg.get("pdelta_complement_upkeep", "rebuild")
     if upkeep not in COMPLEMENT_UPKEEP:
         out.append("pdelta_complement_upkeep: expected 'rebuild' (after each batch the complement is rebuilt from the "
-                   "states) or 'merge' (a refresh keeps it from its batch by one MERGE over the keys it touches), "
+                   "states) or 'batch' (a refresh keeps it from the rows its batch touches), "
                    f"got {_s(upkeep)}")
     return out

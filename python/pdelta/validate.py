@@ -49,6 +49,7 @@ def validate(project: Project, select: set[str] | None = None) -> tuple[dict[str
         if view is not None:
             view.plan = node.config.get("pdelta_plan", DEFAULT_PLAN)
             view.complement = node.config.get("pdelta_complement") is True
+            view.complement_upkeep = node.config.get("pdelta_complement_upkeep")
             views[node.name] = view
         if node in nodes:
             errors += errs

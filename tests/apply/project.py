@@ -100,7 +100,7 @@ def write_project(root: Path, repo: Path) -> None:
             "{%- set m = " + json.dumps(m) + " -%}\n"
             "{{ config(materialized='mirror', pdelta_mirror=m) }}\n{{ pdelta.mirror(m) }}\n")
     (models / f"{ADAPTING}.sql").write_text(adapting_declaration())
-    kept = {"pdelta_complement": True, "pdelta_complement_upkeep": "merge"}
+    kept = {"pdelta_complement": True, "pdelta_complement_upkeep": "batch"}
     for name, cfg, decl in [*((n, c, declaration()) for n, c in VIEWS.items()), (*SMALL, small_declaration()),
                             (OVER, {}, over_declaration()), (COMPLEMENT, kept, declaration())]:
         extra = "".join(f", {k}={json.dumps(v)}" for k, v in cfg.items())

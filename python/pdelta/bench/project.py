@@ -14,7 +14,10 @@ holds, per workload, the four contenders over the same generated tables (dbt sou
   <w>_c_complement
                   (c) c_partial keeping its complement (pdelta_complement: true, issue #21): what the
                   complement's tables take beside the view, against the mirrors of (d), and what their
-                  upkeep costs a refresh
+                  upkeep costs a refresh (rebuilt from the states after each batch, the default)
+  <w>_c_complement_batch
+                  (c) the same with the complement kept from each batch (pdelta_complement_upkeep: batch);
+                  not in the default contenders: `--contenders a,c_partial,c_complement,c_complement_batch`
   <w>_c_unpinned  (c) c_partial with its states read as they are (pdelta_pin_states: false): what
                   reading the users' states as of the bound costs (each pinned at its version,
                   the batch's keys compensated from their feed rows; issue #20)
@@ -40,7 +43,7 @@ from .workloads import Workload, declaration
 SCHEMA = "pdelta_bench"
 CONTENDERS = ["a", "b", "c_partial", "c_rules", "c_complete", "c_auto", "c_unpinned", "c_complement", "d"]
 # contenders written into the project but left out of the default run
-EXTRA_CONTENDERS = ["c_whole", "c_classic"]
+EXTRA_CONTENDERS = ["c_whole", "c_classic", "c_complement_batch"]
 # pdelta_feed_history_rows no feed reaches: every refresh reads and hashes each feed's every row
 WHOLE_FEED_ROWS = 10**18
 
@@ -166,6 +169,9 @@ def write_project(root: Path, repo: Path, workloads: list[Workload], rebuild_rat
         (models / f"{w.name}_c_complement.sql").write_text(
             view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
                                                     "pdelta_complement=true"))
+        (models / f"{w.name}_c_complement_batch.sql").write_text(
+            view_model(declaration(w, "__partial"), f"materialized='dimension_view', {tag}, {off}, "
+                                                    "pdelta_complement=true, pdelta_complement_upkeep='batch'"))
         (models / f"{w.name}_c_complete.sql").write_text(
             view_model(declaration(w, "__complete"), f"materialized='dimension_view', {tag}, {off}"))
         (models / f"{w.name}_c_auto.sql").write_text(
@@ -207,18 +213,22 @@ def contender_tables(w: Workload, contender: str) -> list[str]:
         for r in w.rels:
             m = f"{w.table(r)}_mirror"
             out += [m, m + "__pdelta_stage", m + "__pdelta_batches"]
-    return out + (complement_tables(w) if contender == "c_complement" else [])
+    return out + complement_tables(w, contender)
 
 
-def complement_tables(w: Workload) -> list[str]:
-    """the table c_complement keeps beside its view (macros/engine/complement.sql): its complement"""
-    return [f"{w.name}_c_complement__pdelta_complement"]
+COMPLEMENT_CONTENDERS = ("c_complement", "c_complement_batch")
+
+
+def complement_tables(w: Workload, contender: str) -> list[str]:
+    """the Delta table a contender in complement mode keeps beside its view (macros/engine/complement.sql): its
+    complement"""
+    return [f"{w.name}_{contender}__pdelta_complement"] if contender in COMPLEMENT_CONTENDERS else []
 
 
 def kept_tables(w: Workload, contender: str) -> list[str]:
     """what a contender keeps beside its view to refresh it: c_complement its complement, d its mirrors"""
-    if contender == "c_complement":
-        return complement_tables(w)
+    if contender in COMPLEMENT_CONTENDERS:
+        return complement_tables(w, contender)
     if contender == "d":
         return [f"{w.table(r)}_mirror" for r in w.rels]
     return []

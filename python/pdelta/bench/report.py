@@ -16,6 +16,7 @@ NAMES = {
     "c_unpinned": "(c) pdelta, partial, states read as they are",
     "c_classic": "(c) pdelta, partial, Delta's classic reader",
     "c_complement": "(c) pdelta, partial, keeping its complement",
+    "c_complement_batch": "(c) pdelta, partial, its complement kept from each batch",
     "d": "(d) pdelta over CDF mirrors",
 }
 FIELDS = ["workload", "root_rows", "ratio", "batch", "phase", "contender", "seconds", "statements", "spark_jobs",

@@ -1,7 +1,8 @@
 {#- Complement mode's upkeep from the batch (issue #21, docs/complement-mode.md): the complement of `target` kept
-    by one MERGE over the rows the batch touches, where complement_statement rebuilds it from every state. It runs
-    after the batch is staged and before the view's rows change: the view's old rows say which relation rows
-    were held before the batch.
+    from the rows the batch touches, where complement_statement rebuilds it from every state. It runs after the
+    batch is staged and before the view's rows change: the view's old rows say which relation rows were held
+    before the batch. complement_batch_source gives those rows (staged in `<view>__pdelta_complement_stage`),
+    complement_batch_statements the DELETE and INSERT that apply them.
 
     Which rows of the complement a batch can change, computed from the diff plan's key walk (its `<alias>__keys`
     terms and `v__affected`: every root key whose view row, held columns included, the batch can change):
@@ -15,12 +16,11 @@
     A relation row whose held status or content can change has its key among those: its content changes only
     with a feed row, its held status only with a view row, and every view row that changes is affected.
 
-    Each source row names the complement row it is about (`_pdelta_match`: the part and its key as JSON, every
-    value cast to the complement's own column type, so that both sides write it alike) and whether that row is to
-    be (`upsert`) or not (`delete`). The batch marker row (`#batch:<id>`, complement_batch) is one of them: the
-    table says which batch it reflects in the same commit as its rows. `types`: the complement's columns (lower-
-    cased name -> type). -#}
-{% macro complement_merge_statement(target, view, inputs, pending, batch_id, types) %}
+    Each staged row is a complement row of its part (`_pdelta_rest`) and key, every value cast to the complement's
+    own column type, and says whether that row is to be (`upsert`) or not (`delete`). The batch marker rows are
+    among them: the old one to delete, the new one (`#batch:<id>`, complement_batch) to insert. `types`: the
+    complement's columns (lower-cased name -> type). -#}
+{% macro complement_batch_source(target, view, inputs, pending, batch_id, types) %}
   {%- set q = adapter.quote -%}
   {%- set layout = pdelta.complement_layout(view) -%}
   {%- set rels = view['relations'] -%}
@@ -65,21 +65,20 @@
 
   {%- set parts = [] -%}
   {#- hidden rows: one per affected root key, from its new view row, or gone with it -#}
-  {%- set values, pairs, on = {}, [], [] -%}
+  {%- set values, on = {}, [] -%}
   {%- for k in view_key -%}
     {%- do values.update({k: 'a.' ~ q(k)}) -%}
-    {%- do pairs.append(pdelta._complement_cast(types, 'a.' ~ q(k), k)) -%}
     {%- do on.append('a.' ~ q(k) ~ ' <=> n.' ~ q(k)) -%}
   {%- endfor -%}
   {%- for name in hidden_names -%}{%- do values.update({name: 'n.' ~ q(name)}) -%}{%- endfor -%}
   {%- do parts.append(pdelta._complement_part(columns, types,
-        none, values, pdelta._complement_match('', pairs),
+        none, values,
         "case when n." ~ q(view_key[0]) ~ " is null then 'delete' else 'upsert' end",
         'c__affected as a left join c__new_joined as n on ' ~ on | join(' and '))) -%}
 
   {#- the root's rest rows, at the affected root keys -#}
   {%- set root_cols = layout['columns'][root] -%}
-  {%- set s_cols, on_state, values, pairs, on_held = ['1 as `_pdelta_present`'], [], {}, [], [] -%}
+  {%- set s_cols, on_state, values, on_held = ['1 as `_pdelta_present`'], [], {}, [] -%}
   {%- for c in root_cols -%}
     {%- do s_cols.append('x.' ~ q(c) ~ ' as ' ~ q(root ~ '__' ~ c)) -%}
     {%- do values.update({root ~ '__' ~ c: 's.' ~ q(root ~ '__' ~ c)}) -%}
@@ -87,7 +86,8 @@
   {%- for k in rels[root]['key'] -%}
     {%- set name = root ~ '__' ~ k -%}
     {%- do on_state.append('x.' ~ q(k) ~ ' = a.' ~ q(view_key[loop.index0])) -%}
-    {%- do pairs.append(pdelta._complement_cast(types, 't.' ~ q(view_key[loop.index0]), name)) -%}
+    {#- the key from the affected keys, not the state's row: a row to delete has none there -#}
+    {%- do values.update({name: 't.' ~ q(view_key[loop.index0])}) -%}
     {%- do on_held.append('t.' ~ q(view_key[loop.index0]) ~ ' <=> n.' ~ q(view_key[loop.index0])) -%}
   {%- endfor -%}
   {%- set root_state = 'select /*+ BROADCAST(a) */ ' ~ s_cols | join(', ') ~ ' from ('
@@ -98,7 +98,7 @@
     {%- do on_present.append('t.' ~ q(view_key[loop.index0]) ~ ' <=> s.' ~ q(root ~ '__' ~ k)) -%}
   {%- endfor -%}
   {%- do parts.append(pdelta._complement_part(columns, types,
-        root, values, pdelta._complement_match(root, pairs),
+        root, values,
         "case when s.`_pdelta_present` is not null and n." ~ q(view_key[0]) ~ " is null then 'upsert'"
         ~ " else 'delete' end",
         'c__affected as t left join (' ~ root_state ~ ') as s on ' ~ on_present | join(' and ')
@@ -152,35 +152,51 @@
             ~ ' the affected view rows held before or hold after)',
             ['c__old_held', 'c__new_joined'], 'select distinct * from (' ~ touched | join('\nunion all\n') ~ ') as u',
             'shared')) -%}
-      {#- the view rows the batch does not reach that hold a touched key: from the view, its hidden rows, or
-          both joined, as the key's columns are shown or hidden -#}
-      {%- set exprs, on_touched, key_sides = [], [], [] -%}
-      {%- for k in r['key'] -%}
-        {%- set expr = layout['exprs'][alias][k | lower] -%}
-        {%- do exprs.append(expr ~ ' as ' ~ q(names[loop.index0])) -%}
-        {%- do on_touched.append(expr ~ ' = t.' ~ q(names[loop.index0])) -%}
-        {%- do key_sides.append(expr[:2]) -%}
+    {%- endfor -%}
+    {#- the view rows the batch does not reach that hold a touched key of any child, in one scan (of the view, its
+        hidden rows, or both joined, as the children's keys are shown or hidden): at 10M customers each child's
+        own scan of the hidden rows cost 12-20 s -#}
+    {%- set holds = [] -%}
+    {%- for alias in children -%}
+      {%- set on_touched = [] -%}
+      {%- for k in rels[alias]['key'] -%}
+        {%- do on_touched.append(layout['exprs'][alias][k | lower] ~ ' = t.' ~ q(alias ~ '__' ~ k)) -%}
       {%- endfor -%}
-      {%- if 'v.' not in key_sides -%}
-        {%- set unreached_from = hidden_rows ~ ' as h left anti join c__affected as a on ' ~ on_ha | join(' and ') -%}
-      {%- elif 'h.' not in key_sides -%}
-        {%- set unreached_from = target ~ ' as v left anti join c__affected as a on ' ~ on_va | join(' and ') -%}
-      {%- else -%}
-        {%- set unreached_from = target ~ ' as v join ' ~ hidden_rows ~ ' as h on ' ~ on_vh | join(' and ')
-                                 ~ ' left anti join c__affected as a on ' ~ on_va | join(' and ') -%}
-      {%- endif -%}
+      {%- do holds.append('exists (select /*+ BROADCAST(t) */ 1 from c__touched_' ~ alias ~ ' as t where '
+                          ~ on_touched | join(' and ') ~ ')') -%}
+    {%- endfor -%}
+    {%- if 'v.' not in sides -%}
+      {%- set unreached_from = hidden_rows ~ ' as h left anti join c__affected as a on ' ~ on_ha | join(' and ') -%}
+    {%- elif 'h.' not in sides -%}
+      {%- set unreached_from = target ~ ' as v left anti join c__affected as a on ' ~ on_va | join(' and ') -%}
+    {%- else -%}
+      {%- set unreached_from = target ~ ' as v join ' ~ hidden_rows ~ ' as h on ' ~ on_vh | join(' and ')
+                               ~ ' left anti join c__affected as a on ' ~ on_va | join(' and ') -%}
+    {%- endif -%}
+    {%- set touched_terms = [] -%}
+    {%- for alias in children -%}{%- do touched_terms.append('c__touched_' ~ alias) -%}{%- endfor -%}
+    {%- do plan.append(pdelta.plan_term('c__unreached',
+          'complement: the child keys of the view rows the batch does not reach that hold a touched key',
+          ['c__affected'] + touched_terms, 'select /*+ BROADCAST(a) */ ' ~ held_cols | join(', ') ~ ' from '
+            ~ unreached_from ~ '\nwhere ' ~ holds | join('\n   or '), 'shared')) -%}
+    {%- for alias in children -%}
+      {%- set r = rels[alias] -%}
+      {%- set names, on_u = [], [] -%}
+      {%- for k in r['key'] -%}
+        {%- do names.append(alias ~ '__' ~ k) -%}
+        {%- do on_u.append('u.' ~ q(alias ~ '__' ~ k) ~ ' = t.' ~ q(alias ~ '__' ~ k)) -%}
+      {%- endfor -%}
       {%- set held_after = 'select ' ~ pdelta._cols(names) ~ ' from c__new_joined\nunion all\n'
-            ~ 'select /*+ BROADCAST(t, a) */ '
-            ~ exprs | join(', ') ~ ' from ' ~ unreached_from ~ ' left semi join c__touched_' ~ alias ~ ' as t on '
-            ~ on_touched | join(' and ') -%}
-      {%- set s_cols, on_state, values, pairs, on_t, on_h = ['1 as `_pdelta_present`'], [], {}, [], [], [] -%}
+            ~ 'select /*+ BROADCAST(t) */ ' ~ pdelta._cols(names, 'u.') ~ ' from c__unreached as u left semi join'
+            ~ ' c__touched_' ~ alias ~ ' as t on ' ~ on_u | join(' and ') -%}
+      {%- set s_cols, on_state, values, on_t, on_h = ['1 as `_pdelta_present`'], [], {}, [], [] -%}
       {%- for c in layout['columns'][alias] -%}
         {%- do s_cols.append('x.' ~ q(c) ~ ' as ' ~ q(alias ~ '__' ~ c)) -%}
         {%- do values.update({alias ~ '__' ~ c: 's.' ~ q(alias ~ '__' ~ c)}) -%}
       {%- endfor -%}
       {%- for k in r['key'] -%}
         {%- do on_state.append('x.' ~ q(k) ~ ' = t.' ~ q(names[loop.index0])) -%}
-        {%- do pairs.append(pdelta._complement_cast(types, 't.' ~ q(names[loop.index0]), names[loop.index0])) -%}
+        {%- do values.update({names[loop.index0]: 't.' ~ q(names[loop.index0])}) -%}
         {%- do on_t.append('t.' ~ q(names[loop.index0]) ~ ' <=> s.' ~ q(names[loop.index0])) -%}
         {%- do on_h.append('t.' ~ q(names[loop.index0]) ~ ' <=> held.' ~ q(names[loop.index0])) -%}
       {%- endfor -%}
@@ -188,7 +204,7 @@
             ~ pdelta.complement_state_sql(view, alias, states[alias]) ~ ') as x left semi join c__touched_' ~ alias
             ~ ' as t on ' ~ on_state | join(' and ') -%}
       {%- do parts.append(pdelta._complement_part(columns, types,
-        alias, values, pdelta._complement_match(alias, pairs),
+        alias, values,
             "case when s.`_pdelta_present` is not null and held.`_pdelta_held` is null then 'upsert' else 'delete' end",
             'c__touched_' ~ alias ~ ' as t left join (' ~ child_state ~ ') as s on ' ~ on_t | join(' and ')
             ~ ' left join (select distinct ' ~ pdelta._cols(names) ~ ', 1 as `_pdelta_held` from (' ~ held_after
@@ -196,48 +212,74 @@
     {%- endfor -%}
   {%- endif -%}
 
-  {#- the batch this complement reflects, in the same commit -#}
+  {#- the batch this complement reflects, and the marker it replaces: the DELETE takes the old marker with the rows
+      it replaces, the INSERT writes the new one last (a run stopped between the two leaves no marker: the
+      complement is rebuilt, complement_batch) -#}
   {%- do parts.append(pdelta._complement_part(columns, types,
-        '#batch:' ~ batch_id | int, {}, "'#'", "'upsert'", '(select 1) as one')) -%}
-  {%- set source_reads = ['c__affected', 'c__new_joined', 'c__old_held'] -%}
-  {%- for alias in view['order'][1:] -%}{%- do source_reads.append('c__touched_' ~ alias) -%}{%- endfor -%}
+        pdelta.complement_marker(batch_id), {}, "'upsert'", '(select 1) as one')) -%}
+  {%- do parts.append('select ' ~ pdelta._cols(columns) ~ ", 'delete' as `_pdelta_op` from " ~ table
+        ~ ' where `_pdelta_rest` like ' ~ pdelta.sql_literal(pdelta.complement_marker() ~ '%')) -%}
+  {%- set source_reads = ['c__affected', 'c__new_joined'] + (['c__old_held', 'c__unreached'] if children else []) -%}
+  {%- for alias in children -%}{%- do source_reads.append('c__touched_' ~ alias) -%}{%- endfor -%}
   {%- do plan.append(pdelta.plan_term('c__source', 'complement: its rows the batch touches, each to keep or delete',
         source_reads, parts | join('\nunion all\n'))) -%}
-
-  {#- the complement row each source row is about, written as the source writes it -#}
-  {%- set cases = [] -%}
-  {%- set pairs = [] -%}
-  {%- for k in view_key -%}{%- do pairs.append('t.' ~ q(k)) -%}{%- endfor -%}
-  {%- do cases.append('when t.`_pdelta_rest` is null then ' ~ pdelta._complement_match('', pairs)) -%}
-  {%- for alias in view['order'] -%}
-    {%- set pairs = [] -%}
-    {%- for k in rels[alias]['key'] -%}{%- do pairs.append('t.' ~ q(alias ~ '__' ~ k)) -%}{%- endfor -%}
-    {%- do cases.append('when t.`_pdelta_rest` = ' ~ pdelta.sql_literal(alias) ~ ' then '
-                        ~ pdelta._complement_match(alias, pairs)) -%}
-  {%- endfor -%}
-  {%- do cases.append("when t.`_pdelta_rest` like '#batch:%' then '#'") -%}
-  {%- set sets, values = [], [] -%}
-  {%- for c in columns -%}
-    {%- do sets.append('t.' ~ q(c) ~ ' = s.' ~ q(c)) -%}
-    {%- do values.append('s.' ~ q(c)) -%}
-  {%- endfor -%}
-  {{ return('merge into ' ~ table ~ ' as t\nusing (' ~ pdelta.plan_statement(plan, 'c__source') ~ ') as s\n'
-            ~ 'on (case ' ~ cases | join(' ') ~ ' end) = s.`_pdelta_match`\n'
-            ~ "when matched and s.`_pdelta_op` = 'delete' then delete\n"
-            ~ 'when matched then update set ' ~ sets | join(', ') ~ '\n'
-            ~ "when not matched and s.`_pdelta_op` = 'upsert' then insert (" ~ pdelta._cols(columns) ~ ') values ('
-            ~ values | join(', ') ~ ')') }}
+  {{ return(pdelta.plan_statement(plan, 'c__source')) }}
 {% endmacro %}
 
-{#- Keeps the complement of `target` from the batch `batch_id` about to be applied (complement_merge_statement),
-    when the complement reflects the view's last batch `last`; else leaves it to complement_upkeep, which rebuilds
-    it after the batch. Runs before the view's rows change. Returns whether it kept it. Only where the view asks
-    for it (`pdelta_complement_upkeep: merge`): measured, the MERGE costs more than the rebuild from the states
-    (docs/complement-mode.md: 297.6 s and 681 Spark jobs at 10M customers against the rebuild's 59-71 s; its
-    source alone 49 jobs in 6.4 s on the tests' tiny star against 1-3 s). -#}
+{#- The DELETE and INSERT that apply the complement's batch staged in `stage` (complement_batch_source) to the
+    complement of `target`: every complement row a staged row is about goes (deletion vectors, no file rewritten),
+    then the staged rows to keep are inserted. A staged row is about the complement row of its part
+    (`_pdelta_rest`) with its part's key: the part's key columns are NULL in every other part's rows, except
+    where a hidden row stores a column of that name, which the match leaves out on both sides for hidden rows,
+    so that the match is one equi-join (null-safe) on the columns. Returns {delete, insert}. -#}
+{% macro complement_batch_statements(target, view, stage) %}
+  {%- set q = adapter.quote -%}
+  {%- set layout = pdelta.complement_layout(view) -%}
+  {%- set hidden_names = layout['hidden'] | map(attribute=0) | map('lower') | list -%}
+  {%- set columns = ['_pdelta_rest'] + view['key'] + layout['stored'] | map(attribute=0) | list -%}
+  {%- set match = ['s.`_pdelta_rest` <=> t.`_pdelta_rest`'] -%}
+  {%- for k in view['key'] -%}{%- do match.append('s.' ~ q(k) ~ ' <=> t.' ~ q(k)) -%}{%- endfor -%}
+  {%- for alias in view['order'] -%}
+    {%- for k in view['relations'][alias]['key'] -%}
+      {%- set name = alias ~ '__' ~ k -%}
+      {%- if name | lower in hidden_names -%}
+        {%- do match.append('case when s.`_pdelta_rest` is not null then s.' ~ q(name) ~ ' end <=> '
+                            ~ 'case when t.`_pdelta_rest` is not null then t.' ~ q(name) ~ ' end') -%}
+      {%- else -%}
+        {%- do match.append('s.' ~ q(name) ~ ' <=> t.' ~ q(name)) -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- set table = pdelta.complement_relation(target) -%}
+  {{ return({'delete': pdelta.complement_delete_sql(table, stage, match | join(' and ')),
+             'insert': 'insert into ' ~ table ~ ' (' ~ pdelta._cols(columns) ~ ') select ' ~ pdelta._cols(columns)
+                       ~ ' from ' ~ stage ~ " where `_pdelta_op` = 'upsert'"}) }}
+{% endmacro %}
+
+{#- The DELETE of the complement rows `table` the stage's rows are about (`match`: the condition over `t`, the
+    complement, and `s`, the stage): as apply_delete_by_key_sql, a DELETE with an EXISTS subquery on Spark (the
+    session setting delete_subquery_setting gives before it), a delete-only MERGE on Databricks -#}
+{% macro complement_delete_sql(table, stage, match) %}
+  {{ return(adapter.dispatch('complement_delete_sql', 'pdelta')(table, stage, match)) }}
+{% endmacro %}
+
+{% macro default__complement_delete_sql(table, stage, match) %}
+  {{ return('delete from ' ~ table ~ ' as t where exists (select 1 from ' ~ stage ~ ' as s where ' ~ match ~ ')') }}
+{% endmacro %}
+
+{% macro databricks__complement_delete_sql(table, stage, match) %}
+  {{ return('merge into ' ~ table ~ ' as t using ' ~ stage ~ ' as s on ' ~ match ~ ' when matched then delete') }}
+{% endmacro %}
+
+{#- Keeps the complement of `target` from the batch `batch_id` about to be applied, when the complement reflects the
+    view's last batch `last`; else leaves it to complement_upkeep, which rebuilds it after the batch. Runs before
+    the view's rows change: the rows the batch touches are staged (complement_batch_source, in
+    `<view>__pdelta_complement_stage`), then deleted and inserted (complement_batch_statements). Only where the
+    view asks for it (`pdelta_complement_upkeep: batch`). Returns the names of the statements it sent (none when
+    it left the complement to the rebuild). -#}
 {% macro complement_keep_from_batch(target, view, inputs, pending, batch_id, last) %}
   {%- set table = pdelta.complement_relation(target) -%}
-  {%- if pdelta.complement_batch(table) != last -%}{{ return(false) }}{%- endif -%}
+  {%- if pdelta.complement_batch(table) != last -%}{{ return([]) }}{%- endif -%}
   {%- set types = {} -%}
   {%- for c in adapter.get_columns_in_relation(table) -%}
     {%- do types.update({c.name | lower: c.dtype}) -%}
@@ -246,13 +288,20 @@
   {%- set layout = pdelta.complement_layout(view) -%}
   {%- for name in ['_pdelta_rest'] + view['key'] + layout['stored'] | map(attribute=0) | list
       if name | lower not in types -%}
-    {{ return(false) }}
+    {{ return([]) }}
   {%- endfor -%}
-  {%- call statement('complement') -%}
-    {{ pdelta.complement_merge_statement(target, view, inputs, pending, batch_id, types) }}
-  {%- endcall -%}
+  {%- set stage = pdelta.meta_relation(target, 'complement_stage') -%}
+  {%- do pdelta.create_stage(stage, {'pdelta.batch': batch_id | string},
+                             pdelta.complement_batch_source(target, view, inputs, pending, batch_id, types)) -%}
+  {%- set applied = pdelta.complement_batch_statements(target, view, stage) -%}
+  {%- set setting = pdelta.delete_subquery_setting() -%}
+  {%- if setting -%}
+    {%- call statement('delete_subquery_setting') -%}{{ setting }}{%- endcall -%}
+  {%- endif -%}
+  {%- call statement('complement_delete') -%}{{ applied['delete'] }}{%- endcall -%}
+  {%- call statement('complement_insert') -%}{{ applied['insert'] }}{%- endcall -%}
   {{ log('pdelta: ' ~ target.identifier ~ ': its complement kept from the batch (batch ' ~ batch_id ~ ')', info=true) }}
-  {{ return(true) }}
+  {{ return(['complement_stage', 'complement_delete', 'complement_insert']) }}
 {% endmacro %}
 
 {#- `expr` cast to the type of the complement's column `name` (`types`: lower-cased name -> type) -#}
@@ -260,23 +309,14 @@
   {{ return('cast(' ~ expr ~ ' as ' ~ types[name | lower] ~ ')') }}
 {% endmacro %}
 
-{#- which complement row a source row is about: its part (`''` for the hidden rows, else the alias) and its key
-    values (SQL, each of the complement's column type) as JSON -#}
-{% macro _complement_match(part, values) %}
-  {%- set fields = [] -%}
-  {%- for v in values -%}{%- do fields.append("'k" ~ loop.index0 ~ "', " ~ v) -%}{%- endfor -%}
-  {{ return('concat(' ~ pdelta.sql_literal(part ~ '|') ~ ', to_json(named_struct(' ~ fields | join(', ') ~ ')))') }}
-{% endmacro %}
-
-{#- one part of the MERGE's source: `rest` (`_pdelta_rest`: none for hidden rows), `values` (complement column ->
-    SQL; the others NULL), every column cast to the complement's type, then its op and match -#}
-{% macro _complement_part(columns, types, rest, values, match, op, from) %}
+{#- one part of the complement's staged batch: `rest` (`_pdelta_rest`: none for hidden rows), `values` (complement
+    column -> SQL; the others NULL), every column cast to the complement's type, then its op -#}
+{% macro _complement_part(columns, types, rest, values, op, from) %}
   {%- set q = adapter.quote -%}
   {%- set cols = [(pdelta.sql_literal(rest) if rest is not none else 'cast(null as string)') ~ ' as `_pdelta_rest`'] -%}
   {%- for c in columns[1:] -%}
     {%- do cols.append(pdelta._complement_cast(types, values.get(c, 'null'), c) ~ ' as ' ~ q(c)) -%}
   {%- endfor -%}
   {%- do cols.append(op ~ ' as `_pdelta_op`') -%}
-  {%- do cols.append(match ~ ' as `_pdelta_match`') -%}
   {{ return('select ' ~ cols | join(', ') ~ ' from ' ~ from) }}
 {% endmacro %}
