@@ -10,9 +10,10 @@
     rows by its key gives each P_alias for the rows the view holds; the rest rows the others
     (complement_reconstruction_parts: two parts per relation, the paper's Equation (4)).
 
-    Built so far: the table, computed from the states as the run read them after each batch the view commits
-    (complement_statement), and its check (the data test complements_reconstruct_states). Refreshes do not
-    read it yet, nor keep it up from the batch: each batch rebuilds it from the states (a cost of the table). -#}
+    Built so far: the table, rebuilt from the states as the run read them after each batch the view commits
+    (complement_statement; the default, `pdelta_complement_upkeep: rebuild`) or kept from the rows the batch
+    touches (complement_batch.sql; `batch`), and its check (the data test complements_reconstruct_states).
+    Refreshes do not read it yet: they read the states. -#}
 
 {#- How the view and the complement give each relation's columns: {columns: alias -> [its key and carried
     columns], exprs: alias -> {column (lower-cased) -> SQL over `v` (the view) and `h` (a hidden row)}, hidden:
@@ -112,13 +113,13 @@
           reads[alias]) ~ ') as s\nleft anti join (select ' ~ held_cols | join(', ') ~ ' from joined) as held on '
           ~ on | join(' and ')) -%}
   {%- endfor -%}
-  {#- the batch it reflects: a row of its own (`#batch:<id>`, complement_batch), which the MERGE of the upkeep from
-      the batch (complement_merge_statement) writes in the same commit as the rows -#}
+  {#- the batch it reflects: a row of its own (`#batch:<id>`, complement_batch), which the upkeep from the batch
+      deletes and writes anew with the rows (complement_batch_source) -#}
   {%- set marker = [pdelta.sql_literal(pdelta.complement_marker(batch_id)) ~ ' as `_pdelta_rest`'] -%}
   {%- for k in view['key'] -%}{%- do marker.append('null as ' ~ q(k)) -%}{%- endfor -%}
   {%- for s in layout['stored'] -%}{%- do marker.append('null as ' ~ q(s[0])) -%}{%- endfor -%}
   {%- do parts.append('select ' ~ marker | join(', ')) -%}
-  {#- deletion vectors: the upkeep's MERGE marks the rows it replaces instead of rewriting every file a batch's
+  {#- deletion vectors: the upkeep's DELETE marks the rows it replaces instead of rewriting every file a batch's
       keys touch (spread keys touch them all) -#}
   {{ return('create or replace table ' ~ pdelta.complement_relation(target)
             ~ " using delta tblproperties ('delta.enableDeletionVectors' = 'true') as\nwith joined as ("
@@ -146,7 +147,7 @@
 
 {#- The batch the complement `table` reflects (its marker row, `_pdelta_rest` = `#batch:<id>`), none when it is
     missing or has none (a complement built before the marker: rebuilt). A row, not a table property: the upkeep's
-    MERGE moves it in the commit that changes the rows. -#}
+    DELETE and INSERT move it with the rows, and a stop between them leaves none (rebuilt). -#}
 {% macro complement_batch(table) %}
   {%- if not pdelta.relation_exists(table) -%}{{ return(none) }}{%- endif -%}
   {%- set prefix = pdelta.complement_marker() -%}

@@ -21,7 +21,10 @@ import time
 from pathlib import Path
 
 from ..statements import statement_text
-from .project import CONTENDERS, SCHEMA, b_sql, contender_models, contender_tables, kept_tables, q, t, write_project
+from .project import (
+    COMPLEMENT_CONTENDERS, CONTENDERS, SCHEMA, b_sql, contender_models, contender_tables, kept_tables, q, t,
+    write_project,
+)
 from .workloads import WORKLOADS, Rel, Workload
 
 ROOT = Path(os.environ.get("PDELTA_HOME") or Path(__file__).resolve().parents[3])
@@ -299,10 +302,10 @@ def timed(spark, dbt: Dbt, w: Workload, contender: str, full: bool = False) -> d
 
 
 def check_complements(dbt: Dbt, contenders: list[str]) -> None:
-    """c_complement's complement gives back every relation as its state holds it: the package's data test
-    complements_reconstruct_states (each relation's rows counted in its state and in the reconstruction) fails
-    the run otherwise"""
-    if {"c_complement", "c_complement_batch"} & set(contenders):
+    """the complement of each contender in complement mode gives back every relation as its state holds it: the
+    package's data test complements_reconstruct_states (each relation's rows counted in its state and in the
+    reconstruction) fails the run otherwise"""
+    if set(COMPLEMENT_CONTENDERS) & set(contenders):
         dbt("test", "--select", "complements_reconstruct_states")
 
 
