@@ -151,8 +151,8 @@
 {% macro complement_batch(table) %}
   {%- if not pdelta.relation_exists(table) -%}{{ return(none) }}{%- endif -%}
   {%- set prefix = pdelta.complement_marker() -%}
-  {%- set rows = run_query('select `_pdelta_rest` from ' ~ table ~ ' where `_pdelta_rest` like '
-                           ~ pdelta.sql_literal(prefix ~ '%')).rows -%}
+  {%- set rows = pdelta.read_query('select `_pdelta_rest` from ' ~ table ~ ' where `_pdelta_rest` like '
+                                    ~ pdelta.sql_literal(prefix ~ '%'), [table]).rows -%}
   {%- if rows | length != 1 -%}{{ return(none) }}{%- endif -%}
   {{ return(rows[0][0][prefix | length:] | int) }}
 {% endmacro %}
@@ -176,7 +176,11 @@
   {%- endif -%}
   {%- set reads = {} -%}
   {%- for alias in view['order'] -%}{%- do reads.update({alias: pdelta.state_read(inputs[alias])}) -%}{%- endfor -%}
+  {#- its SELECT through Delta's Kernel reader where the states are tables (Delta's CTAS stays the classic writer,
+      as in build_in_full): the classic reader plans each scan of a state with a Spark job of its own -#}
+  {%- set switched = pdelta.kernel_reads_on(pdelta.input_relations(inputs, view['order'])) -%}
   {%- call statement('complement') -%}{{ pdelta.complement_statement(target, view, reads, batch_id) }}{%- endcall -%}
+  {%- do pdelta.kernel_reads_off(switched) -%}
   {{ log('pdelta: ' ~ target.identifier ~ ': its complement rebuilt from the states (batch ' ~ batch_id ~ ')',
          info=true) }}
   {{ return(true) }}

@@ -291,8 +291,11 @@
     {{ return([]) }}
   {%- endfor -%}
   {%- set stage = pdelta.meta_relation(target, 'complement_stage') -%}
+  {#- through Delta's Kernel reader: the classic one plans each of the statement's many scans of the same tables
+      with a Spark job (100k customers, chain: 456 jobs and 55.6 s, 58 jobs and 10.7 s through the Kernel) -#}
   {%- do pdelta.create_stage(stage, {'pdelta.batch': batch_id | string},
-                             pdelta.complement_batch_source(target, view, inputs, pending, batch_id, types)) -%}
+                             pdelta.complement_batch_source(target, view, inputs, pending, batch_id, types),
+                             pdelta.input_relations(inputs) + [target, table]) -%}
   {%- set applied = pdelta.complement_batch_statements(target, view, stage) -%}
   {%- set setting = pdelta.delete_subquery_setting() -%}
   {%- if setting -%}
