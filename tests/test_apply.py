@@ -24,7 +24,7 @@ import pytest
 from apply.killer import DbtRunner
 from apply.project import (ADAPTING, COMPLEMENT, OVER, OVER_ATTRS, SCHEMA, SMALL, VIEWS, feed_ddl, initial_ddl,
                            write_project)
-from apply.world import (ADDR_ATTRS, CUST_ATTRS, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
+from apply.world import (ADDR_ATTRS, CUST_ATTRS, NAMES, SMALL_ATTRS, SMALL_TRACKED, VIEW_ATTRS, World, replay_feed,
                          scd2, sql_value)
 from pdelta.live import connect
 
@@ -586,6 +586,19 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     def run(turn: int, kill_at: int = 0, log: Path | None = None):
         return it.dbt("run", *select, kill_at=kill_at, log=log, env={"PDELTA_ADAPT_TURN": str(turn)})
 
+    def steady_change() -> list[dict]:
+        """one insert, one update and one delete of `gold` customers (kept under every turn's selection): each
+        run then sends the statements the counted runs sent, so a kill point names the same statement in
+        every run (a random batch with no insert sent one statement fewer, which moved every later point by
+        one and left the last one past the run's end)"""
+        gold = sorted(cid for cid, c in w.cust.rows.items() if c["tier"] == "gold")
+        assert len(gold) >= 2, f"too few gold customers left to change: {gold}"
+        updated = w.rng.choice(gold)
+        deleted = w.rng.choice([cid for cid in gold if cid != updated])
+        name = w.rng.choice([n for n in NAMES if n != w.cust.rows[updated]["name"]])
+        return [w.insert("cust", {**w.cust_image(), "tier": "gold"}, "ins"),
+                w.update("cust", updated, {"name": name}, "upd"), w.delete("cust", deleted, "del")]
+
     out = run(0)
     assert out.returncode == 0, out.stdout[-3000:]
     _, rows, _ = held(0)
@@ -595,7 +608,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
     # the ones every later even run sends, the third's every later odd one's (those add `aid` and fill it)
     sent_by_turn = {}
     for turn in (1, 2, 3):
-        it.append(w.change(4, rels=("cust",)))
+        it.append(steady_change())
         count_log = tmp_path / f"adapting_{turn}.txt"
         assert run(turn, log=count_log).returncode == 0
         sent = sent_by_turn[turn] = [line.split("\t", 1)[1] for line in count_log.read_text().splitlines()]
@@ -629,7 +642,7 @@ def test_kill_while_adapting_then_rerun(it, tmp_path):
         turn += 1
         before_rows = held(turn - 1)[1]
         logged = len(it.batch_log(ADAPTING))
-        it.append(w.change(3, rels=("cust",)))
+        it.append(steady_change())
         log = tmp_path / f"adapt_kill_{turn}.txt"
         out = run(turn, kill_at=k, log=log)
         killed += out.returncode == -9
